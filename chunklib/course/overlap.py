@@ -1,0 +1,120 @@
+"""Lesson 3 (Overlap): the hands-on self-checks and the multiple-choice questions.
+
+Expected values are computed with ``chunklib.windows`` when a check runs.
+
+Leaves out: prose; the notebook ``notebooks/03-overlap/overlap.ipynb`` holds it.
+
+    >>> CHECKS["ex1_k"].expected()
+    7
+"""
+
+from chunklib.quiz import Question
+from chunklib.selfcheck import Check
+from chunklib.windows import last_chunk_length, n_chunks, stored_positions, stride
+
+_STRIDE = "Each chunk starts where the previous one started, moved on by C − O."
+_K = ("Use K = 1 + ceil(max(0, N − C) / S), then check it: the last chunk must reach N, and no "
+      "chunk may lie wholly inside the one before it.")
+_LAST = "The last chunk starts at (K − 1)·S and runs to the end of the document, N."
+_STORED = "Add up every chunk's length: K − 1 full chunks of C, plus the last one."
+
+CHECKS = {
+    "predict_stride": Check(lambda: stride(200, 50), _STRIDE),
+    "ex1_stride": Check(lambda: stride(200, 50), _STRIDE),
+    "ex1_k": Check(lambda: n_chunks(1000, 200, 50), _K),
+    "ex1_last": Check(lambda: last_chunk_length(1000, 200, 50), _LAST),
+    "ex1_stored": Check(lambda: stored_positions(1000, 200, 50), _STORED),
+    "ex2_stride": Check(lambda: stride(250, 100), _STRIDE),
+    "ex2_k": Check(lambda: n_chunks(1000, 250, 100), _K),
+    "ex2_last": Check(lambda: last_chunk_length(1000, 250, 100), _LAST),
+    "ex2_stored": Check(lambda: stored_positions(1000, 250, 100), _STORED),
+}
+
+QUIZ = [
+    Question(
+        "A long document is cut into chunks of 1000 tokens with 200 tokens of overlap (20 %). "
+        "About how much more than the document does the index store?",
+        {
+            "A": ("20 % more, the overlap's share of a chunk.",
+                  "20 % is the share of each chunk that repeats, but storage is measured "
+                  "against the document: each chunk brings only 800 new tokens."),
+            "B": ("25 % more: every 800 new tokens cost 1000 stored ones.",
+                  "the stride is 800, so the document needs about N / 800 chunks of "
+                  "1000, that is 1000 / 800 = 1.25 times the document."),
+            "C": ("200 tokens more in total, one overlap per document.",
+                  "Every boundary repeats 200 tokens, not just one: the cost grows with the "
+                  "number of chunks."),
+            "D": ("Nothing more: overlap only moves where chunks start.",
+                  "Moving the starts closer together means more chunks for the same text, "
+                  "and every repeated token is stored and embedded again."),
+        },
+        "B",
+    ),
+    Question(
+        "With chunk size C = 200 and overlap O = 50, which spans are guaranteed to sit whole "
+        "inside at least one chunk, wherever they fall?",
+        {
+            "A": ("Every sentence that crosses a chunk boundary.",
+                  "Only short ones: a 120-token sentence at tokens 149 to 269 is cut by chunk "
+                  "(0, 200), and chunk (150, 350) starts one token after it."),
+            "B": ("Every span of at most 200 units, the chunk size.",
+                  "A span of 200 units fits only if it starts exactly at a chunk start."),
+            "C": ("Every span of at most 51 units, that is O + 1.",
+                  "a span of O + 1 units starting anywhere fits in the last chunk that "
+                  "starts at or before it; one more unit can fall off the end."),
+            "D": ("Every span of at most 150 units, the stride.",
+                  "A 150-unit span at 149 to 299 overshoots chunk (0, 200), and chunk "
+                  "(150, 350) starts one unit too late."),
+        },
+        "C",
+    ),
+    Question(
+        "A chunk holds the table row `production | 4 | SRE` but not the table's header row, so "
+        "a search for 'replica count' misses it. What fixes this?",
+        {
+            "A": ("Adding the heading path and table header to the text used for search.",
+                  "overlap repeats only the neighbouring units; context that sits "
+                  "elsewhere (a header, a heading) has to be added on purpose, kept apart from "
+                  "the citable text (lesson 4)."),
+            "B": ("More overlap, so the header is repeated into the next chunk.",
+                  "Overlap repeats the last O units of the previous chunk, not the table's "
+                  "header; rows far below the header never see it."),
+            "C": ("20 % overlap, the usual default.",
+                  "No amount of overlap is a default that fixes missing context; it costs "
+                  "storage for every chunk and helps only at boundaries."),
+            "D": ("Smaller chunks.",
+                  "Smaller chunks separate the row from its header even more often."),
+        },
+        "A",
+    ),
+    Question(
+        "A loop `for start in range(0, n, size - overlap)` makes chunks "
+        "`(start, min(start + size, n))`. What does it give for N = 1000, C = 250, O = 100?",
+        {
+            "A": ("The same 6 chunks as the formula.",
+                  "The range keeps going after a chunk has reached the end."),
+            "B": ("5 chunks: it misses the end of the document.",
+                  "The last start below 1000 is 900, so the end is reached, twice."),
+            "C": ("It never stops.",
+                  "range always stops; a while-loop that never advances is what loops."),
+            "D": ("7 chunks: the 7th, (900, 1000), lies wholly inside (750, 1000).",
+                  "the chunk starting at 750 already reaches 1000, so the one at 900 "
+                  "repeats it. Stop once a chunk reaches the end."),
+        },
+        "D",
+    ),
+    Question(
+        "An article says that with 1000-token chunks and 200 tokens of overlap, '1200 tokens "
+        "are stored per chunk'. How many tokens does each full chunk store?",
+        {
+            "A": ("1200: 1000 new plus 200 repeated.",
+                  "The overlap is part of the 1000, not added to it: the chunk size is the "
+                  "maximum a chunk holds."),
+            "B": ("1000, of which 800 are new and 200 repeat the previous chunk.",
+                  "C bounds the chunk; the stride C − O counts the new tokens."),
+            "C": ("800: the overlap is subtracted.",
+                  "800 is how far the next chunk moves, not what a chunk holds."),
+        },
+        "B",
+    ),
+]

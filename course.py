@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Set up and run the Chunking Strategies course with nothing but Python 3.11.
+
+    python3 course.py open      # set up .venv, then open the course in JupyterLab
+    python3 course.py test      # set up .venv, then lint and run the whole test suite
+    python3 course.py release   # regenerate release/ from notebooks/ with nbgrader
+
+Setup creates ``.venv`` beside this file and installs ``requirements.txt`` into it (again only
+when requirements.txt or pyproject.toml changed). Everything else runs inside that venv.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PY = BIN / ("python.exe" if os.name == "nt" else "python")
+FIRST_LESSON = "release/03-overlap/overlap.ipynb"
+
+
+def _stamp() -> str:
+    data = b"".join((ROOT / f).read_bytes() for f in ("requirements.txt", "pyproject.toml"))
+    return hashlib.sha256(data + sys.version.encode()).hexdigest()
+
+
+def setup() -> None:
+    """Create the venv and install the pinned requirements (skipped when up to date)."""
+    if sys.version_info[:2] < (3, 11):
+        sys.exit(f"Python 3.11 or newer is needed, this is {sys.version.split()[0]}")
+    stamp_file = VENV / ".course-stamp"
+    if stamp_file.exists() and stamp_file.read_text() == _stamp():
+        return
+    print(f"Setting up {VENV} (a few minutes the first time) ...", flush=True)
+    if not PY.exists():
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    pip = [str(PY), "-m", "pip", "install", "--disable-pip-version-check", "-q"]
+    subprocess.run([*pip, "--upgrade", "pip"], check=True, cwd=ROOT)
+    subprocess.run([*pip, "-r", "requirements.txt"], check=True, cwd=ROOT)
+    stamp_file.write_text(_stamp())
+
+
+def run(*args: str) -> int:
+    """Run a command with the venv's scripts first on PATH; return its exit code."""
+    env = dict(os.environ, PATH=str(BIN) + os.pathsep + os.environ.get("PATH", ""))
+    env["MPLBACKEND"] = "Agg"
+    return subprocess.run(list(args), cwd=ROOT, env=env).returncode
+
+
+def cmd_open() -> int:
+    return run(str(BIN / "jupyter"), "lab", FIRST_LESSON)
+
+
+def cmd_test() -> int:
+    rc = run(str(PY), "-m", "ruff", "check", ".")
+    if rc:
+        return rc
+    return run(str(PY), "-m", "pytest", "-n", "2", "--dist", "loadfile", "-q")
+
+
+def cmd_release() -> int:
+    """Regenerate release/ from notebooks/ (byte-identical when nothing changed)."""
+    lessons = sorted(p.name for p in (ROOT / "notebooks").iterdir() if p.is_dir())
+    with tempfile.TemporaryDirectory() as tmp:
+        for lesson in lessons:
+            rc = run(str(PY), "-m", "nbgrader", "generate_assignment", lesson, "--force",
+                     "--no-db", "--CourseDirectory.release_directory=" + tmp, "--log-level=WARN")
+            if rc:
+                return rc
+        shutil.rmtree(ROOT / "release", ignore_errors=True)
+        shutil.copytree(tmp, ROOT / "release")
+    print("release/ regenerated for:", ", ".join(lessons))
+    return 0
+
+
+COMMANDS = {"open": cmd_open, "test": cmd_test, "release": cmd_release}
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2 or sys.argv[1] not in COMMANDS:
+        sys.exit(__doc__)
+    setup()
+    sys.exit(COMMANDS[sys.argv[1]]())

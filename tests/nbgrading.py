@@ -1,0 +1,99 @@
+"""Test helpers: run real nbgrader on a throwaway copy of the course.
+
+Leaves out: assertions; the tests decide what a score should be.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+
+REPO = Path(__file__).resolve().parents[1]
+NOTEBOOKS = REPO / "notebooks"
+RELEASE = REPO / "release"
+
+
+def lessons() -> list[str]:
+    """Assignment ids, in reading order: ['03-overlap', ...]."""
+    return sorted(p.name for p in NOTEBOOKS.iterdir() if p.is_dir() and any(p.glob("*.ipynb")))
+
+
+def lesson_notebook(lesson: str, root: Path = NOTEBOOKS) -> Path:
+    """The single notebook of a lesson folder."""
+    (path,) = sorted((root / lesson).glob("*.ipynb"))
+    return path
+
+
+def env() -> dict[str, str]:
+    """The environment for nbgrader: this interpreter's scripts first on PATH."""
+    e = dict(os.environ)
+    e["PATH"] = str(Path(sys.executable).parent) + os.pathsep + e.get("PATH", "")
+    e.pop("JUPYTER_CONFIG_DIR", None)
+    return e
+
+
+def nbgrader(*args: str, cwd: Path, check: bool = True) -> subprocess.CompletedProcess:
+    """Run one nbgrader command in ``cwd`` and return the finished process."""
+    proc = subprocess.run([sys.executable, "-m", "nbgrader", *args], cwd=cwd, env=env(),
+                          capture_output=True, text=True, timeout=900)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"nbgrader {' '.join(args)} failed:\n{proc.stdout}\n{proc.stderr}")
+    return proc
+
+
+def new_course(tmp: Path, lesson_ids: list[str]) -> Path:
+    """A course folder holding the config and the source notebooks of ``lesson_ids``."""
+    course = tmp / "course"
+    course.mkdir()
+    shutil.copy(REPO / "nbgrader_config.py", course)
+    for lesson in lesson_ids:
+        shutil.copytree(NOTEBOOKS / lesson, course / "notebooks" / lesson)
+    return course
+
+
+def set_cells(nb, replacements: dict[str, str]):
+    """A copy of ``nb`` with the cells of the given grade ids given new sources."""
+    nb = nbformat.from_dict(nb)
+    seen = set()
+    for cell in nb.cells:
+        gid = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if gid in replacements:
+            cell.source = replacements[gid]
+            seen.add(gid)
+    missing = set(replacements) - seen
+    if missing:
+        raise KeyError(f"no cells with grade ids {sorted(missing)}")
+    return nb
+
+
+def submit(course: Path, student: str, lesson: str, nb) -> None:
+    """Place ``nb`` as ``student``'s submission of ``lesson``."""
+    name = lesson_notebook(lesson).name
+    folder = course / "submitted" / student / lesson
+    folder.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, folder / name)
+
+
+def scores(course: Path, lesson: str) -> dict[str, dict[str, float]]:
+    """student -> grade_id -> score, read from the gradebook after autograde."""
+    from nbgrader.api import Gradebook
+
+    out: dict[str, dict[str, float]] = {}
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+        for sub in gb.assignment_submissions(lesson):
+            out[sub.student_id] = {
+                g.name: g.score for nb in sub.notebooks for g in nb.grades
+                if g.cell.max_score > 0
+            }
+    return out
+
+
+def max_scores(nb) -> dict[str, float]:
+    """grade_id -> points of every graded cell of a source notebook."""
+    return {c.metadata["nbgrader"]["grade_id"]: float(c.metadata["nbgrader"]["points"])
+            for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")}

@@ -1,0 +1,90 @@
+"""Real `nbgrader autograde` round trips for every lesson.
+
+Per lesson, in one throwaway course folder: the solution scores full marks, the blank release
+scores 0, every wrong solution of ``tests/wrong/lNN_*.py`` loses exactly the points of the
+cells it names (and keeps every other point), correct work that writes to stderr keeps its
+points, and feedback shows no hidden test.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import nbformat
+import pytest
+
+from tests.nbgrading import (
+    lesson_notebook, lessons, max_scores, nbgrader, new_course, scores, set_cells, submit,
+)
+
+pytestmark = pytest.mark.slow
+
+
+def wrong_module(lesson: str):
+    number = lesson.split("-")[0]
+    mods = [m for m in ("l" + number + "_" + lesson.split("-", 1)[1].replace("-", "_"),)]
+    return importlib.import_module(f"tests.wrong.{mods[0]}")
+
+
+@pytest.fixture(scope="module", params=lessons())
+def graded(request, tmp_path_factory):
+    """Autograde every kind of submission of one lesson; yield what the tests need."""
+    lesson = request.param
+    course = new_course(tmp_path_factory.mktemp(lesson), [lesson])
+    nbgrader("generate_assignment", lesson, "--force", cwd=course)
+    source = nbformat.read(lesson_notebook(lesson), as_version=4)
+    blank = nbformat.read(lesson_notebook(lesson, course / "release"), as_version=4)
+    wrong = wrong_module(lesson)
+    submit(course, "solution", lesson, source)
+    submit(course, "blank", lesson, blank)
+    for name, (cells, _lost) in wrong.WRONG.items():
+        submit(course, f"wrong-{name}".replace("_", "-"), lesson, set_cells(source, cells))
+    noisy = getattr(wrong, "NOISY_BUT_RIGHT", None)
+    if noisy:
+        submit(course, "noisy", lesson, set_cells(source, noisy))
+    proc = nbgrader("autograde", lesson, "--create", "--force", cwd=course)
+    nbgrader("generate_feedback", lesson, "--force", "--student", "wrong-range-bug",
+             cwd=course, check=False) if lesson == "03-overlap" else None
+    return {"lesson": lesson, "course": course, "scores": scores(course, lesson),
+            "max": max_scores(source), "wrong": wrong, "log": proc.stdout + proc.stderr}
+
+
+def test_solution_scores_full_marks(graded):
+    assert graded["scores"]["solution"] == graded["max"], graded["log"][-3000:]
+
+
+def test_blank_release_scores_zero(graded):
+    got = graded["scores"]["blank"]
+    assert set(got) == set(graded["max"])
+    assert sum(got.values()) == 0, {k: v for k, v in got.items() if v}
+
+
+def test_each_lesson_has_enough_wrong_solutions(graded):
+    assert len(graded["wrong"].WRONG) >= 5
+
+
+def test_wrong_solutions_lose_exactly_their_points(graded):
+    failures = []
+    for name, (_cells, lost) in graded["wrong"].WRONG.items():
+        got = graded["scores"][f"wrong-{name}".replace("_", "-")]
+        want = {gid: (0.0 if gid in lost else pts) for gid, pts in graded["max"].items()}
+        if got != want:
+            diff = {g: (got.get(g), want[g]) for g in want if got.get(g) != want[g]}
+            failures.append(f"{name}: (got, want) {diff}")
+    assert not failures, "\n".join(failures)
+
+
+def test_stderr_beside_a_correct_answer_costs_nothing(graded):
+    if not getattr(graded["wrong"], "NOISY_BUT_RIGHT", None):
+        pytest.skip("this lesson has no noisy submission")
+    assert graded["scores"]["noisy"] == graded["max"]
+
+
+def test_feedback_hides_hidden_tests(graded):
+    if graded["lesson"] != "03-overlap":
+        pytest.skip("feedback is checked on lesson 3")
+    (html,) = (graded["course"] / "feedback" / "wrong-range-bug").rglob("*.html")
+    text = html.read_text(encoding="utf-8")
+    assert "chunk_starts" in text and "AssertionError" in text
+    for secret in ("BEGIN HIDDEN TESTS", "_r_starts", "_alone(", "[0, 150, 300, 450, 600, 750]"):
+        assert secret not in text, secret
