@@ -34,7 +34,7 @@ def _stamp() -> str:
 
 def setup() -> None:
     """Create the venv and install the pinned requirements (skipped when up to date)."""
-    if sys.version_info[:2] < (3, 11):
+    if sys.version_info[:2] < (3, 11):  # noqa: UP036 (run by any python3)
         sys.exit(f"Python 3.11 or newer is needed, this is {sys.version.split()[0]}")
     stamp_file = VENV / ".course-stamp"
     if stamp_file.exists() and stamp_file.read_text() == _stamp():

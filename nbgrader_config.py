@@ -13,8 +13,8 @@ Traps it avoids (see ../shared/FACTS.md):
 """
 
 
-from nbgrader.preprocessors import ClearHiddenTests, GetGrades, NbGraderPreprocessor
 from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor
+from nbgrader.preprocessors import ClearHiddenTests, GetGrades, NbGraderPreprocessor
 
 c = get_config()  # noqa: F821 (provided by traitlets when nbgrader loads this file)
 

@@ -98,7 +98,7 @@ def draw_intervals(
 def interval_figure(spans, n, *, current=None, unit="tokens", title=None) -> Figure:
     """A new figure holding ``draw_intervals``'s plot.
 
-    ``interval_figure([(0, 4), (3, 7)], 7).axes[0].get_xlabel()`` -> 'position in the document (tokens)'
+    ``interval_figure([(0, 4), (3, 7)], 7).axes[0].get_ylabel()`` -> 'chunk'
     """
     fig = new_figure()
     draw_intervals(fig.axes[0], spans, n, current=current, unit=unit, title=title)

@@ -14,7 +14,14 @@ import nbformat
 import pytest
 
 from tests.nbgrading import (
-    lesson_notebook, lessons, max_scores, nbgrader, new_course, scores, set_cells, submit,
+    lesson_notebook,
+    lessons,
+    max_scores,
+    nbgrader,
+    new_course,
+    scores,
+    set_cells,
+    submit,
 )
 
 pytestmark = pytest.mark.slow

@@ -16,8 +16,8 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 from chunklib import windows
-from chunklib.validate import require_window
 from chunklib.plotting import draw_intervals, new_figure
+from chunklib.validate import require_window
 from chunklib.widgets.common import int_slider, png_view, refresh_png, short_list, summary_html
 
 

@@ -1,0 +1,60 @@
+"""Every number lesson 3 states in prose is computed here with chunklib and found in the text."""
+
+import nbformat
+import pytest
+
+from chunklib import windows as w
+from chunklib.course import overlap
+from tests.nbgrading import lesson_notebook
+
+NB = nbformat.read(lesson_notebook("03-overlap"), as_version=4)
+PROSE = "\n".join(c.source for c in NB.cells if c.cell_type == "markdown")
+QUIZ = "\n".join(why for q in overlap.QUIZ for _t, why in q.options.values())
+
+
+def whole_in_some_chunk(n, size, o, start, end):
+    return any(s <= start and end <= e for s, e in w.window_spans(n, size, o))
+
+
+CLAIMS = [  # (text the lesson shows, is it true by chunklib)
+    ("needs 100 chunks without overlap and 125 with it",
+     w.n_chunks(100_000, 1000, 0) == 100 and w.n_chunks(100_000, 1000, 200) == 125),
+    ("about 25 % more storage", round(w.duplication_factor(100_000, 1000, 200), 2) == 1.25),
+    ("Each chunk stores 1000\n  tokens, 800 of them new",
+     max(w.chunk_lengths(100_000, 1000, 200)) == 1000 and w.stride(1000, 200) == 800),
+    ("**Example 1**: N = 1000, C = 200, O = 50", w.n_chunks(1000, 200, 50) == 7),
+    ("K = ⌈N / C⌉", all(w.n_chunks(n, 10, 0) == -(-n // 10) for n in range(1, 50))),
+    ("the stored positions approach\n   N · C",
+     w.stored_positions(1000, 200, 199) == 1000 + (w.n_chunks(1000, 200, 199) - 1) * 199),
+]
+
+QUIZ_CLAIMS = [
+    ("1000 / 800 = 1.25", w.duplication_factor(10**6, 1000, 200) == pytest.approx(1.25, 1e-3)),
+    ("the last chunk that starts at or before it",
+     all(whole_in_some_chunk(1000, 200, 50, a, a + 51) for a in range(0, 950))),
+    ("a 120-token sentence at tokens 149 to 269 is cut by chunk (0, 200), and chunk "
+     "(150, 350) starts one token after it",
+     not whole_in_some_chunk(1000, 200, 50, 149, 269)
+     and w.window_spans(1000, 200, 50)[:2] == [(0, 200), (150, 350)]),
+    ("A 150-unit span at 149 to 299 overshoots chunk (0, 200)",
+     not whole_in_some_chunk(1000, 200, 50, 149, 299)),
+    ("the chunk starting at 750 already reaches 1000",
+     w.window_spans(1000, 250, 100)[-1] == (750, 1000)),
+    ("The last start below 1000 is 900", list(range(0, 1000, 150))[-1] == 900),
+]
+
+
+@pytest.mark.parametrize("text, true", CLAIMS, ids=[c[0][:30] for c in CLAIMS])
+def test_prose_claims(text, true):
+    assert text in PROSE and true
+
+
+@pytest.mark.parametrize("text, true", QUIZ_CLAIMS, ids=[c[0][:30] for c in QUIZ_CLAIMS])
+def test_quiz_explanations(text, true):
+    assert text in QUIZ and true
+
+
+def test_only_spans_of_o_plus_one_are_guaranteed():
+    # O + 1 = 51 always fits; 52 does not for some start (the lesson's claim)
+    assert all(whole_in_some_chunk(1000, 200, 50, a, a + 51) for a in range(950))
+    assert not all(whole_in_some_chunk(1000, 200, 50, a, a + 52) for a in range(949))
