@@ -4,6 +4,7 @@
     python3 course.py open      # set up .venv, then open the course in JupyterLab
     python3 course.py test      # set up .venv, then lint and run the whole test suite
     python3 course.py release   # regenerate release/ from notebooks/ with nbgrader
+    python3 course.py release 03-overlap   # only that lesson
 
 Setup creates ``.venv`` beside this file and installs ``requirements.txt`` into it (again only
 when requirements.txt or pyproject.toml changed). Everything else runs inside that venv.
@@ -24,7 +25,6 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / ("python.exe" if os.name == "nt" else "python")
-FIRST_LESSON = "release/03-overlap/overlap.ipynb"
 
 
 def _stamp() -> str:
@@ -55,8 +55,13 @@ def run(*args: str) -> int:
     return subprocess.run(list(args), cwd=ROOT, env=env).returncode
 
 
+def first_lesson() -> str:
+    """The release notebook of the lowest-numbered lesson, e.g. release/01-units/units.ipynb."""
+    return str(sorted((ROOT / "release").glob("*/*.ipynb"))[0].relative_to(ROOT))
+
+
 def cmd_open() -> int:
-    return run(str(BIN / "jupyter"), "lab", FIRST_LESSON)
+    return run(str(BIN / "jupyter"), "lab", first_lesson())
 
 
 def cmd_test() -> int:
@@ -66,25 +71,33 @@ def cmd_test() -> int:
     return run(str(PY), "-m", "pytest", "-n", "2", "--dist", "loadfile", "-q")
 
 
-def cmd_release() -> int:
+def cmd_release(*only: str) -> int:
     """Regenerate release/ from notebooks/ (byte-identical when nothing changed)."""
     lessons = sorted(p.name for p in (ROOT / "notebooks").iterdir() if p.is_dir())
+    unknown = set(only) - set(lessons)
+    if unknown:
+        sys.exit(f"no such lesson in notebooks/: {', '.join(sorted(unknown))}")
     with tempfile.TemporaryDirectory() as tmp:
-        for lesson in lessons:
+        for lesson in only or lessons:
             rc = run(str(PY), "-m", "nbgrader", "generate_assignment", lesson, "--force",
                      "--no-db", "--CourseDirectory.release_directory=" + tmp, "--log-level=WARN")
             if rc:
                 return rc
-        shutil.rmtree(ROOT / "release", ignore_errors=True)
-        shutil.copytree(tmp, ROOT / "release")
-    print("release/ regenerated for:", ", ".join(lessons))
+            shutil.rmtree(ROOT / "release" / lesson, ignore_errors=True)
+            shutil.copytree(Path(tmp) / lesson, ROOT / "release" / lesson)
+    if not only:  # drop releases whose source is gone
+        for stale in (ROOT / "release").iterdir():
+            if stale.name not in lessons:
+                shutil.rmtree(stale)
+    print("release/ regenerated for:", ", ".join(only or lessons))
     return 0
 
 
 COMMANDS = {"open": cmd_open, "test": cmd_test, "release": cmd_release}
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2 or sys.argv[1] not in COMMANDS:
+    if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS or (
+            len(sys.argv) > 2 and sys.argv[1] != "release"):
         sys.exit(__doc__)
     setup()
-    sys.exit(COMMANDS[sys.argv[1]]())
+    sys.exit(COMMANDS[sys.argv[1]](*sys.argv[2:]))
