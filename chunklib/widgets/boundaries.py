@@ -1,0 +1,239 @@
+"""The lesson-2 boundaries explorer: separators on/off, a chunk size, chunk ends against sentences.
+
+One row per chunk (hatched, in alternating ``tableau-colorblind10`` colours), a dotted vertical
+line at every sentence end, and an × wherever a chunk ends inside a sentence. A chunk stepper
+shows the current chunk's real text and the text on both sides of its end, outlined in the
+plot. The HTML summary beside the picture states the same facts in words (its text
+alternative): chunks, boundary quality, sentences cut, and the min/median/max chunk length,
+all computed by ``chunklib.boundaries``. Lengths are counted in characters.
+
+Leaves out: token budgets (lesson 1 shows them) and overlap (lesson 3); sentences come from
+``chunklib.sentences.split_sentences``, which has no abbreviation list, so "Dr. Osei" counts as
+a sentence end here too.
+
+    >>> BoundariesExplorer(size=300).summary_rows()[1]
+    ('chunks', '9')
+"""
+
+from __future__ import annotations
+
+import html
+from importlib import resources
+
+import ipywidgets as widgets
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch, Rectangle
+from matplotlib.ticker import MaxNLocator
+
+from chunklib.boundaries import DEFAULT_SEPARATORS, recursive_split, span_stats, split_text
+from chunklib.plotting import PALETTE, new_figure
+from chunklib.sentences import split_sentences
+from chunklib.validate import require_int
+from chunklib.widgets.common import int_slider, png_view, refresh_png, summary_html
+
+SEPARATOR_NAMES = {"\n\n": "blank line \\n\\n", "\n": "line break \\n",
+                   ". ": "full stop + space", " ": "space"}
+CHUNK_STYLES = [(PALETTE[0], "///"), (PALETTE[8], "\\\\\\")]  # blue, light orange
+SENTENCE_COLOUR, CUT_COLOUR = PALETTE[3], PALETTE[5]  # dark grey, dark orange
+
+
+def load_passage() -> str:
+    """The explorer's default text: a ~400-word passage in six paragraphs, written for chunklib.
+
+    ``load_passage()[:20]`` -> 'The seed library on '
+    """
+    return (resources.files("chunklib") / "data" / "boundaries_passage.txt").read_text("utf-8")
+
+
+def inside_sentence(end: int, sentence_spans) -> bool:
+    """True when ``end`` falls strictly inside a sentence, so a chunk ending there cuts it.
+
+    ``inside_sentence(6, [(0, 4), (5, 9)])`` -> True
+    """
+    return any(s < end < t for s, t in sentence_spans)
+
+
+def visible(text: str) -> str:
+    """Line breaks and tabs made visible (``⏎``, ``⇥``); CR before LF is dropped.
+
+    ``visible("a\\r\\nb\\tc")`` -> 'a⏎b⇥c'
+    """
+    return text.replace("\r\n", "⏎").replace("\n", "⏎").replace("\r", "⏎").replace("\t", "⇥")
+
+
+def draw_boundaries(ax, text_length: int, spans, sentence_spans, current: int | None = None
+                    ) -> None:
+    """Draw chunks as rows (first on top), sentence ends as dotted lines, cuts as ×, and a thick
+    outline around chunk ``current`` (0-based).
+
+    ``draw_boundaries(ax, 9, [(0, 5), (5, 9)], [(0, 4), (5, 9)], current=0)``
+    """
+    ax.clear()
+    k = len(spans)
+    for row, (start, end) in enumerate(spans):
+        colour, hatch = CHUNK_STYLES[row % len(CHUNK_STYLES)]
+        ax.broken_barh([(start, end - start)], (row - 0.38, 0.76), facecolor=colour,
+                       hatch=hatch, edgecolor="black", linewidth=0.4)
+    ends = [e for _, e in sentence_spans]
+    ax.vlines(ends, -0.5, max(k, 1) - 0.5, colors=SENTENCE_COLOUR, linestyles=":",
+              linewidth=0.9)
+    cut_rows = [(e, row) for row, (_, e) in enumerate(spans[:-1])
+                if inside_sentence(e, sentence_spans)]
+    if cut_rows:
+        ax.plot(*zip(*cut_rows, strict=True), linestyle="none", marker="X", markersize=8,
+                color=CUT_COLOUR, markeredgecolor="black", markeredgewidth=0.6)
+    if current is not None and 0 <= current < k:
+        start, end = spans[current]
+        ax.add_patch(Rectangle((start, current - 0.48), end - start, 0.96, facecolor="none",
+                               edgecolor="black", linewidth=2.2))
+    ax.set_xlim(0, max(text_length, 1))
+    ax.set_ylim(max(k, 1) - 0.5, -0.5)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    step = next(s for s in (1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 10**9) if s * 12 >= k)
+    rows = sorted({0, *range(step - 1, k, step)}) if k else []
+    ax.set_yticks(rows, [str(r + 1) for r in rows])  # integer ticks, chunks counted from 1
+    ax.set_xlabel("character offset in the text")
+    ax.set_ylabel("chunk")
+    ax.legend(handles=[
+        Patch(facecolor=CHUNK_STYLES[0][0], hatch=CHUNK_STYLES[0][1], edgecolor="black",
+              label="chunk"),
+        Patch(facecolor="none", edgecolor="black", linewidth=2, label="current chunk"),
+        Line2D([], [], color=SENTENCE_COLOUR, linestyle=":", label="sentence end"),
+        Line2D([], [], color=CUT_COLOUR, marker="X", linestyle="none", markeredgecolor="black",
+               label="chunk end inside a sentence"),
+    ], loc="lower left", bbox_to_anchor=(0, 1.0), ncol=4, fontsize=8, frameon=False)
+
+
+class BoundariesExplorer(widgets.VBox):
+    """Interactive boundaries explorer; a VBox, so the lesson cell just returns it.
+
+    ``BoundariesExplorer().separator_boxes[" "].value = False`` redraws plot and summary.
+    """
+
+    def __init__(self, text: str | None = None, size: int = 300):
+        text = load_passage() if text is None else text
+        if not isinstance(text, str):
+            raise TypeError(f"text must be a str or None, got {type(text).__name__}")
+        size = require_int("size", size, minimum=1)
+        self.text = text
+        self.sentences = split_sentences(text)
+        self.separator_boxes = {
+            sep: widgets.Checkbox(value=True, description=SEPARATOR_NAMES[sep], indent=False,
+                                  tooltip=f"split on {SEPARATOR_NAMES[sep]} ({sep!r})")
+            for sep in DEFAULT_SEPARATORS}
+        self.merge_box = widgets.Checkbox(value=True, indent=False,
+                                          description="merge pieces up to the chunk size",
+                                          tooltip="merge neighbouring pieces up to the size")
+        self.size_slider = int_slider("chunk size", size, min(20, size), max(1000, size), 10,
+                                      "chunk size in characters")
+        self.chunk_slider = int_slider("chunk", 1, 1, 1, 1, "which chunk to show")
+        self.prev_button = widgets.Button(description="◀ previous", tooltip="previous chunk")
+        self.next_button = widgets.Button(description="next ▶", tooltip="next chunk")
+        self.step_label = widgets.HTML()
+        self.chunk_view = widgets.HTML()
+        self.summary = widgets.HTML()
+        self.figure = new_figure(width=7.5, height=4.2)
+        self.image = png_view(self.figure)
+        label = widgets.HTML("<b>Separators, tried in this order:</b>")
+        stepper = widgets.HBox([self.prev_button, self.chunk_slider, self.next_button])
+        controls = widgets.VBox([label, widgets.HBox(list(self.separator_boxes.values())),
+                                 self.merge_box, self.size_slider, stepper, self.step_label])
+        super().__init__([controls, widgets.HBox([self.image, self.summary]), self.chunk_view])
+        for control in [*self.separator_boxes.values(), self.merge_box, self.size_slider,
+                        self.chunk_slider]:
+            control.observe(self._redraw, names="value")
+        self.prev_button.on_click(lambda _b: self._step(-1))
+        self.next_button.on_click(lambda _b: self._step(+1))
+        self._redraw()
+
+    @property
+    def separators(self) -> tuple[str, ...]:
+        """The separators switched on, in the hierarchy's order."""
+        return tuple(sep for sep, box in self.separator_boxes.items() if box.value)
+
+    def spans(self) -> list[tuple[int, int]]:
+        """The chunks for the current settings (recursive split, merged if the box is on)."""
+        size = self.size_slider.value
+        if self.merge_box.value:
+            return split_text(self.text, size, separators=self.separators)
+        return [s for s in recursive_split(self.text, size, self.separators) if s[1] > s[0]]
+
+    def summary_rows(self) -> list[tuple[str, str]]:
+        """The numbers the summary shows, as (label, value) pairs."""
+        spans = self.spans()
+        stats = span_stats(self.text, spans, self.sentences)
+        k, m = stats["chunks"], stats["sentences"]
+        clean = sum(not inside_sentence(e, self.sentences) for _, e in spans[:-1])
+        names = ", ".join(SEPARATOR_NAMES[s] for s in self.separators) or "none: hard cuts only"
+        return [
+            ("separators", names),
+            ("chunks", str(k)),
+            ("boundary quality", f"{stats['boundary_quality']:.2f} ({clean} of {max(k - 1, 0)} "
+                                 "chunk ends, the last excluded, at a sentence boundary)"),
+            ("sentences cut", f"{stats['sentences_cut']} of {m}"),
+            ("chunk length (characters)",
+             f"min {stats['min']}, median {stats['median']:g}, max {stats['max']}"),
+        ]
+
+    def chunk_text_html(self, spans, index: int) -> str:
+        """The chunk's own text, and the text on both sides of its end with a verdict."""
+        start, end = spans[index]
+        if index == len(spans) - 1:
+            verdict = "the end of the text"
+        elif inside_sentence(end, self.sentences):
+            verdict = "inside a sentence: this end cuts it"
+        else:
+            verdict = "at a sentence boundary"
+        before = visible(self.text[max(start, end - 40):end])
+        after = visible(self.text[end:end + 40])
+        chunk = html.escape(visible(self.text[start:end]))
+        return (f"<pre style='white-space:pre-wrap;margin:0'>{chunk}</pre>"
+                f"<p>Its end: <code>…{html.escape(before)}</code> ‖ "
+                f"<code>{html.escape(after)}…</code> is {verdict}.</p>")
+
+    def _step(self, delta: int) -> None:
+        s = self.chunk_slider
+        s.value = min(max(s.value + delta, s.min), s.max)
+
+    def _redraw(self, _change=None) -> None:
+        if getattr(self, "_drawing", False):  # the clamp below changes the chunk slider
+            return
+        self._drawing = True
+        try:
+            self._draw()
+        finally:
+            self._drawing = False
+
+    def _draw(self) -> None:
+        spans = self.spans()
+        k = len(spans)
+        self.chunk_slider.max = max(k, 1)  # clamps the current chunk when there are fewer
+        self.chunk_slider.disabled = k == 0
+        current = self.chunk_slider.value - 1
+        if k:
+            start, end = spans[current]
+            self.step_label.value = (f"<b>Chunk {current + 1} of {k}</b>: characters {start} "
+                                     f"to {end} ({end - start} characters)")
+            self.chunk_view.value = self.chunk_text_html(spans, current)
+        else:
+            self.step_label.value = "<b>No chunks</b>: the text is empty."
+            self.chunk_view.value = ""
+        draw_boundaries(self.figure.axes[0], len(self.text), spans, self.sentences,
+                        current if k else None)
+        rows = self.summary_rows()
+        alt = (f"{k} chunks drawn as rows over {len(self.text)} characters, "
+               f"{len(self.sentences)} sentence ends as dotted lines, "
+               "an × where a chunk ends inside a sentence"
+               + (f"; chunk {current + 1} outlined." if k else "."))
+        refresh_png(self.image, self.figure, alt)
+        merged = "merged" if self.merge_box.value else "not merged"
+        self.summary.value = (summary_html(f"Chunk size {self.size_slider.value}, {merged}",
+                                           rows) + f"<p><small>Plot: {alt}</small></p>")
+
+
+def boundaries_explorer(text: str | None = None, size: int = 300) -> BoundariesExplorer:
+    """Build the lesson-2 explorer on ``text`` (default: the course passage); one call per cell.
+
+    ``boundaries_explorer()`` -> BoundariesExplorer(...)
+    """
+    return BoundariesExplorer(text, size)

@@ -1,0 +1,169 @@
+"""The lesson-1 units explorer, driven headless: control values in, summary, text and PNG out."""
+
+import html
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from chunklib.budgets import spans_of
+from chunklib.sentences import split_sentences
+from chunklib.units import cut_sentences, sample_passage
+from chunklib.widgets.units import (
+    UnitsExplorer,
+    cut_boundaries,
+    text_view_html,
+    units_explorer,
+)
+from chunklib.windows import unit_windows
+
+
+def plain(view: str) -> str:
+    """The text view without separators and tags: must be the source text."""
+    return html.unescape(re.sub(r"<[^>]*>", "", re.sub(r"<span class='sep'[^>]*>.</span>", "",
+                                                         view)))
+
+
+def test_initial_state_words():
+    e = units_explorer()
+    assert e.step_label.value == ("<b>Chunk 1 of 7</b>: word-like units 0 to 200, "
+                                  "characters 0 to 967")
+    assert e.summary_rows() == [
+        ("units N", "1204 word-like units (5757 characters)"),
+        ("chunk size C", "200 word-like units"),
+        ("chunks K = ceil(N / C)", "ceil(1204 / 200) = 7"),
+        ("last chunk", "N − (K − 1)·C = 1204 − 6·200 = 4 word-like units"),
+        ("sentences cut", "6 of 70 (no single chunk holds them whole)"),
+        ("all-MiniLM-L6-v2", "0 of 7 chunks exceed its 254 word pieces (largest: 214); it "
+                             "silently drops the rest of those"),
+    ]
+    assert "ceil(1204 / 200) = 7" in e.summary.value and "Plot: 7 chunks" in e.summary.value
+    assert e.image.value[:4] == b"\x89PNG"
+    assert plain(e.text_view.value) == sample_passage()
+    assert html.unescape(re.sub(r"<[^>]*>", "", e.chunk_text.value)) == sample_passage()[:967]
+
+
+@pytest.mark.parametrize("kind, size, k, last, cut, minilm", [
+    ("characters", 1000, 6, "5757 − 5·1000 = 757 characters", "5 of 70",
+     "0 of 6 chunks exceed its 254 word pieces (largest: 218)"),
+    ("characters", 1500, 4, "5757 − 3·1500 = 1257 characters", "3 of 70",
+     "4 of 4 chunks exceed its 254 word pieces (largest: 326)"),
+    ("cl100k_tokens", 200, 7, "1229 − 6·200 = 29 cl100k tokens", "6 of 70",
+     "0 of 7 chunks exceed its 254 word pieces (largest: 208)"),
+    ("cl100k_tokens", 1000, 2, "1229 − 1·1000 = 229 cl100k tokens", "1 of 70",
+     "1 of 2 chunks exceed its 254 word pieces (largest: 1013)"),
+    ("minilm_wordpieces", 250, 5, "1245 − 4·250 = 245 MiniLM word pieces", "4 of 70",
+     "0 of 5 chunks exceed its 254 word pieces (largest: 250)"),
+])
+def test_controls_update_every_view(kind, size, k, last, cut, minilm):
+    e = units_explorer()
+    before = (e.image.value, e.summary.value, e.text_view.value)
+    e.kind_picker.value = kind
+    e.size_slider.value = size
+    after = (e.image.value, e.summary.value, e.text_view.value)
+    assert all(a != b for a, b in zip(before, after, strict=True))
+    s = e.summary.value
+    for fact in (f"= {k}<", last, cut, minilm):
+        assert fact in s, fact
+    view = e.text_view.value
+    assert view.count("class='sep'") == k - 1
+    assert view.count("(current)") == 1
+    assert plain(view) == sample_passage()
+
+
+def test_stepper_moves_and_stays_in_range():
+    e = units_explorer(kind="cl100k_tokens", size=200)
+    e.prev_button.click()
+    assert e.chunk_slider.value == 1
+    for _ in range(10):
+        e.next_button.click()
+    assert e.chunk_slider.value == 7
+    assert e.step_label.value == ("<b>Chunk 7 of 7</b>: cl100k tokens 1200 to 1229, "
+                                  "characters 5639 to 5757")
+    assert "title='chunk 7 (current)'" in e.text_view.value
+    e.size_slider.value = 1000  # fewer chunks: the stepper follows
+    assert e.chunk_slider.max == 2 and e.chunk_slider.value == 2
+    e.chunk_slider.value = 1
+    assert e.step_label.value.startswith("<b>Chunk 1 of 2</b>: cl100k tokens 0 to 1000, "
+                                         "characters 0 to 4721")
+
+
+def test_cut_boundaries_are_marked_in_text_and_plot():
+    e = units_explorer(kind="words", size=30)
+    view = e.text_view.value
+    assert view.count("✂") == 38 and view.count("¦") == 2
+    assert "36 of 70" in e.summary.value
+    marks = [line for line in e.figure.axes[0].lines if line.get_marker() == "X"]
+    assert len(marks[0].get_xdata()) == 38
+
+
+def test_split_characters_are_shown_once():
+    # cl100k cuts 👍 into three tokens, so one-token chunks share that character
+    e = units_explorer(text="👍 ok 👍", kind="cl100k_tokens", size=1)
+    assert e.char_windows() == [(0, 1), (0, 1), (0, 1), (1, 4), (4, 6), (5, 6)]
+    assert plain(e.text_view.value) == "👍 ok 👍"
+    assert e.text_view.value.count("class='sep'") == 5
+
+
+@given(st.text(max_size=40), st.sampled_from(["characters", "words", "cl100k_tokens"]),
+       st.integers(1, 12), st.data())
+def test_text_view_always_reproduces_the_text(text, kind, size, data):
+    chunks = unit_windows(spans_of(text, kind), size, 0)
+    sentences = split_sentences(text)
+    cut = cut_boundaries(chunks, sentences)
+    current = data.draw(st.integers(0, len(chunks) - 1)) if chunks else None
+    view = text_view_html(text, chunks, current, cut)
+    assert plain(view) == text
+    assert view.count("class='sep'") == max(len(chunks) - 1, 0)
+    assert view.count("✂") == len(cut) and cut <= set(range(1, len(chunks)))
+    if cut_sentences(sentences, chunks) == 0:
+        assert not cut                          # no sentence cut, no boundary inside one
+
+
+def test_the_explorer_takes_any_text():
+    e = UnitsExplorer("One. Two three! Four", "words", 2)
+    assert e.windows() == [(0, 2), (2, 4), (4, 6)]            # One . | Two three | ! Four
+    assert e.char_windows() == [(0, 4), (5, 14), (14, 20)]
+    assert plain(e.text_view.value) == "One. Two three! Four"
+    assert "1 of 3 (no single" in e.summary.value              # "Two three!" is cut
+    assert e.text_view.value.count("✂") == 1 and e.text_view.value.count("¦") == 1
+
+
+def test_empty_text():
+    e = units_explorer(text="", kind="words")
+    assert "No chunks" in e.step_label.value and "ceil(0 / 200) = 0" in e.summary.value
+    assert e.chunk_slider.disabled and e.chunk_text.value == ""
+
+
+@pytest.mark.parametrize("args, error", [
+    (dict(kind="bytes"), ValueError), (dict(size=0), ValueError), (dict(text=5), TypeError),
+])
+def test_bad_arguments_are_refused(args, error):
+    with pytest.raises(error):
+        units_explorer(**args)
+
+
+def test_every_control_is_labelled():
+    e = units_explorer()
+    for control in (e.kind_picker, e.size_slider, e.chunk_slider, e.prev_button,
+                    e.next_button):
+        assert control.description and control.tooltip
+
+
+def test_plot_has_labels_integer_ticks_and_a_lesson_1_legend():
+    e = units_explorer(kind="cl100k_tokens")
+    ax = e.figure.axes[0]
+    assert ax.get_xlabel() == "position in the passage (cl100k tokens)"
+    assert ax.get_ylabel() == "chunk"
+    assert all(float(t).is_integer() for t in ax.get_xticks())
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels == ["chunk", "current chunk", "ends inside a sentence"]
+
+
+def test_helpers():
+    assert cut_boundaries([(0, 5), (5, 9), (9, 14)], [(0, 7), (9, 14)]) == {1}
+    assert cut_boundaries([], [(0, 3)]) == set()
+    view = text_view_html("a b", [(0, 1), (2, 3)], 0, set())
+    assert "¦" in view and "chunk 1 (current)" in view and plain(view) == "a b"
+    assert "&lt;b&gt;" in text_view_html("<b>", [(0, 3)], None, set())   # text is escaped
