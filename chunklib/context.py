@@ -1,0 +1,70 @@
+"""After retrieval: merge neighbouring hits and pack the context window (lesson 6).
+
+``merge_hits`` joins hits that overlap or touch, but only within the same source, revision and
+ACL: two chunks with similar text from different sources, versions or permissions must never
+be merged. A merged hit keeps every original hit in ``parts``, so each segment's provenance
+and score survive. ``pack_context`` fills a budget greedily by score and returns the chosen
+hits in reading order.
+
+Leaves out: near-duplicate detection by text similarity (deliberately: it merges what must stay
+apart) and token counting (lengths here are ``end - start`` in the spans' unit).
+
+    >>> merge_hits([])
+    []
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from chunklib.validate import require_int
+
+
+def _acl_key(acl):
+    return None if acl is None else tuple(sorted(acl))
+
+
+def merge_hits(hits: Sequence[Mapping]) -> list[dict]:
+    """Merge hits of equal ``source_id``, ``revision`` and ``acl`` that overlap or touch.
+
+    Every output is ``{"source_id", "revision", "acl", "start", "end", "score", "parts"}``:
+    the union span, the highest score, and the original hits in order of start; a hit with no
+    neighbour comes out alone (``parts`` holds just it). Sorted by source, revision, start.
+    ``[m["parts"] and (m["start"], m["end"]) for m in merge_hits(hits)]`` -> [(0, 180)]
+    """
+    groups: dict[tuple, list[Mapping]] = {}
+    for hit in hits:
+        key = (hit["source_id"], hit["revision"], _acl_key(hit["acl"]))
+        groups.setdefault(key, []).append(hit)
+    merged: list[dict] = []
+    for group in groups.values():
+        group = sorted(group, key=lambda h: (h["start"], h["end"]))
+        current: dict | None = None
+        for hit in group:
+            if current is not None and hit["start"] <= current["end"]:
+                current["end"] = max(current["end"], hit["end"])
+                current["score"] = max(current["score"], hit["score"])
+                current["parts"].append(hit)
+                continue
+            current = {"source_id": hit["source_id"], "revision": hit["revision"],
+                       "acl": hit["acl"], "start": hit["start"], "end": hit["end"],
+                       "score": hit["score"], "parts": [hit]}
+            merged.append(current)
+    merged.sort(key=lambda m: (m["source_id"], m["revision"], m["start"], m["end"]))
+    return merged
+
+
+def pack_context(hits: Sequence[Mapping], budget: int) -> list[Mapping]:
+    """Take hits by score (highest first, ties by start), skip any that does not fit what is
+    left of ``budget`` (length ``end - start``), and return the chosen ones in reading order.
+
+    ``[h["start"] for h in pack_context(hits, 100)]`` -> starts of the chosen hits, ascending
+    """
+    remaining = require_int("budget", budget, minimum=0)
+    chosen = []
+    for hit in sorted(hits, key=lambda h: (-h["score"], h["start"])):
+        length = hit["end"] - hit["start"]
+        if length <= remaining:
+            chosen.append(hit)
+            remaining -= length
+    return sorted(chosen, key=lambda h: (h.get("source_id", ""), h["start"], h["end"]))

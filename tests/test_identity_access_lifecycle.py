@@ -1,0 +1,123 @@
+"""Lesson 5 building blocks: ids, fail-closed access control, update plans."""
+
+import hashlib
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from chunklib.access import authorized, search, term_overlap
+from chunklib.identity import (
+    H,
+    acl_snapshot_sha256,
+    chunk_id,
+    element_id,
+    index_entry_id,
+    sha256_hex,
+)
+from chunklib.lifecycle import plan_update
+
+
+def test_h_is_the_course_definition():
+    assert H(["a", 1, None]) == hashlib.sha256(b"a\x1f1\x1fNone").hexdigest()
+    assert H(["ab", "c"]) != H(["a", "bc"])
+    with pytest.raises(TypeError, match="fields"):
+        H("abc")
+
+
+def test_sha256_hex():
+    assert sha256_hex("") == hashlib.sha256(b"").hexdigest()
+    assert sha256_hex("café") == hashlib.sha256("café".encode()).hexdigest()
+
+
+def test_chunk_id_binds_each_field():
+    base = ["guide", "v1", element_id("paragraph", "Restart the pods."), 0, 17, "c", "acme"]
+    ids = {chunk_id(*base)}
+    for i, other in enumerate(["faq", "v2", element_id("paragraph", "x"), 1, 18, "d", "beta"]):
+        changed = list(base)
+        changed[i] = other
+        ids.add(chunk_id(*changed))
+    assert len(ids) == 8
+    assert element_id("paragraph", "same", 0) != element_id("paragraph", "same", 1)
+    with pytest.raises(ValueError, match="end"):
+        chunk_id("s", "v", "e", 5, 4, "c", "t")
+
+
+def test_index_entry_binds_all_four():
+    base = ["chunk", "retrieval", 3, acl_snapshot_sha256(["sre"])]
+    variants = {index_entry_id(*base)}
+    for i, other in enumerate(["chunk2", "retrieval2", 4, acl_snapshot_sha256(["ops"])]):
+        changed = list(base)
+        changed[i] = other
+        variants.add(index_entry_id(*changed))
+    assert len(variants) == 5
+    assert acl_snapshot_sha256(["b", "a", "a"]) == acl_snapshot_sha256(["a", "b"])
+    assert acl_snapshot_sha256(None) != acl_snapshot_sha256([])
+
+
+@pytest.mark.parametrize("acl, groups, want", [
+    (["sre"], ["sre"], True), (["sre", "ops"], {"ops"}, True), (["sre"], ["employees"], False),
+    (None, ["sre"], False), ([], ["sre"], False), (["sre"], [], False), (["sre"], None, False),
+])
+def test_authorized_fails_closed(acl, groups, want):
+    assert authorized(acl, groups) is want
+
+
+CHUNKS = [
+    {"chunk_id": "prod", "tenant_id": "acme", "acl": ["sre"],
+     "retrieval_text": "Environment Matrix production replica count 4 approval SRE"},
+    {"chunk_id": "stage", "tenant_id": "acme", "acl": ["employees", "sre"],
+     "retrieval_text": "Environment Matrix staging replica count 2"},
+    {"chunk_id": "noacl", "tenant_id": "acme", "acl": None,
+     "retrieval_text": "production replica count secret"},
+    {"chunk_id": "other", "tenant_id": "beta", "acl": ["employees"],
+     "retrieval_text": "production replica count"},
+]
+
+
+def test_employee_query_for_the_production_row_returns_nothing_of_it():
+    seen = []
+
+    def spy(query, chunk):
+        seen.append(chunk["chunk_id"])
+        return term_overlap(query, chunk)
+
+    got = search(CHUNKS, "production replica count", "acme", ["employees"], 5, score=spy)
+    assert got == [("stage", 2)]
+    assert seen == ["stage"], "only authorized chunks of the tenant may be scored"
+    assert search(CHUNKS, "production replica count", "acme", ["sre"], 5) == [
+        ("prod", 3), ("stage", 2)]
+    assert search(CHUNKS, "nothing matches", "acme", ["sre"], 5) == []
+    assert search(CHUNKS, "production", "acme", ["sre"], 0) == []
+
+
+def test_search_ties_break_by_chunk_id_and_bad_k():
+    chunks = [{"chunk_id": c, "tenant_id": "t", "acl": ["g"], "retrieval_text": "x"}
+              for c in "cab"]
+    assert search(chunks, "x", "t", ["g"], 2) == [("a", 1), ("b", 1)]
+    with pytest.raises(ValueError, match="k"):
+        search(chunks, "x", "t", ["g"], -1)
+
+
+def _c(cid, rh="r", acl=("g",)):
+    return {"chunk_id": cid, "retrieval_sha256": rh, "acl": list(acl) if acl else acl}
+
+
+def test_plan_update_each_action():
+    old = [_c("keep"), _c("emb"), _c("idx"), _c("gone"), _c("both")]
+    new = [_c("keep"), _c("emb", "r2"), _c("idx", acl=("h",)), _c("new"),
+           _c("both", "r2", ("h",))]
+    assert plan_update(old, new) == {"keep": ["keep"], "reembed": ["both", "emb"],
+                                     "reindex": ["idx"], "add": ["new"], "tombstone": ["gone"]}
+    assert plan_update([], []) == {a: [] for a in ("keep", "reembed", "reindex", "add",
+                                                  "tombstone")}
+    with pytest.raises(ValueError, match="twice"):
+        plan_update([_c("a"), _c("a")], [])
+
+
+@given(st.lists(st.sampled_from("abcdef"), unique=True),
+       st.lists(st.sampled_from("abcdef"), unique=True))
+def test_plan_update_partitions_the_ids(old_ids, new_ids):
+    plan = plan_update([_c(i) for i in old_ids], [_c(i) for i in new_ids])
+    assert sorted(plan["add"] + plan["keep"]) == sorted(new_ids)
+    assert sorted(plan["keep"] + plan["tombstone"]) == sorted(old_ids)
