@@ -46,13 +46,15 @@ def sha256_hex(text: str) -> str:
 
 
 def element_id(kind: str, text: str, occurrence: int = 0) -> str:
-    """The id of an element from its own content: kind, text, and which copy it is
-    (0 for the first element with this kind and text in the source, 1 for the next, ...).
+    """The id of an element from its own content: ``H(kind, text, occurrence)``, where
+    ``occurrence`` counts the identical elements (same kind and text) before it in the source.
 
     ``element_id("paragraph", "Restart the pods.") != element_id("paragraph", "Restart.")`` -> True
     """
-    require_int("occurrence", occurrence, minimum=0)
-    return H(["element", kind, text, occurrence])
+    for name, value in (("kind", kind), ("text", text)):
+        if not isinstance(value, str):
+            raise TypeError(f"{name} must be a str, got {type(value).__name__}")
+    return H([kind, text, require_int("occurrence", occurrence, minimum=0)])
 
 
 def chunk_id(source_id: str, strategy_version: str, element_id: str, start: int, end: int,

@@ -1,0 +1,175 @@
+"""The chunk contract: one frozen, validated record per chunk with its minimum metadata (lesson 4).
+
+Fields by group, after seed 003's minimum set: identity (``chunk_id``, ``ordinal``), source
+(``source_id``, ``revision``, ``start``, ``end``), structure (``kind``, ``heading_path``,
+``element_id``), security (``tenant_id``, ``acl``), integrity (``content_sha256``,
+``retrieval_sha256``), vectors (``embedding_model``, ``embedding_revision``) and lifecycle
+(``strategy_version``, ``index_revision``, ``tombstone``). ``text`` is the citable slice
+``source[start:end]``; ``retrieval_text`` is what search and embeddings see (heading path,
+table header added). Every field has exactly one type; ``None`` means "missing" and is allowed
+only for ``acl`` (a missing ACL, which lesson 5 refuses to publish) and the fields filled in
+later (vectors, index revision). ``acl`` is a sorted tuple of distinct groups, never a string.
+Ids follow the COURSE.md appendix (lesson 5): ``chunk_id`` hashes the anchor element's id and
+the span *relative to that element*, so inserting text elsewhere changes no other chunk's id.
+
+Leaves out: storage (lesson 5's SQLite index), timestamps, language and classification fields,
+embedding dimensions.
+
+    >>> retrieval_context(("Deployment Guide", "Environment Matrix"), "production | 4 | SRE")
+    'Heading path: Deployment Guide > Environment Matrix\\nproduction | 4 | SRE'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from chunklib.elements import ELEMENT_KINDS
+from chunklib.identity import chunk_id, sha256_hex
+from chunklib.validate import require_int
+
+CHUNK_KINDS = ELEMENT_KINDS + ("section", "window")  # section: elements of mixed kinds
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+
+
+@dataclass(frozen=True)
+class ChunkRecord:
+    """One chunk and its metadata; ``__post_init__`` refuses any inconsistent record."""
+
+    chunk_id: str
+    ordinal: int
+    source_id: str
+    revision: str
+    start: int
+    end: int
+    kind: str
+    heading_path: tuple[str, ...]
+    element_id: str
+    tenant_id: str
+    acl: tuple[str, ...] | None
+    text: str
+    retrieval_text: str
+    content_sha256: str
+    retrieval_sha256: str
+    strategy_version: str
+    embedding_model: str | None = None
+    embedding_revision: str | None = None
+    index_revision: str | None = None
+    tombstone: bool = False
+
+    def __post_init__(self) -> None:
+        for name in ("chunk_id", "source_id", "revision", "element_id", "tenant_id",
+                     "strategy_version"):
+            _require_str(name, getattr(self, name))
+        for name in ("embedding_model", "embedding_revision", "index_revision"):
+            if getattr(self, name) is not None:
+                _require_str(name, getattr(self, name))
+        for name in ("text", "retrieval_text"):
+            if not isinstance(getattr(self, name), str):
+                raise TypeError(f"{name} must be a str, got {type(getattr(self, name)).__name__}")
+        require_int("ordinal", self.ordinal, minimum=0)
+        require_int("start", self.start, minimum=0)
+        require_int("end", self.end, minimum=self.start)
+        if len(self.text) != self.end - self.start:
+            raise ValueError(f"text has {len(self.text)} characters but the span "
+                             f"({self.start}, {self.end}) has {self.end - self.start}")
+        if self.kind not in CHUNK_KINDS:
+            raise ValueError(f"kind must be one of {CHUNK_KINDS}, got {self.kind!r}")
+        _require_str_tuple("heading_path", self.heading_path, allow_empty_items=True)
+        if self.acl is not None:
+            _require_str_tuple("acl", self.acl)
+            if list(self.acl) != sorted(set(self.acl)):
+                raise ValueError(f"acl must be sorted and without repeats, got {self.acl!r}")
+        for name, text in (("content_sha256", self.text),
+                           ("retrieval_sha256", self.retrieval_text)):
+            value = getattr(self, name)
+            if not isinstance(value, str) or not _HEX64.fullmatch(value):
+                raise ValueError(f"{name} must be 64 lowercase hex digits, got {value!r}")
+            if value != sha256_hex(text):
+                raise ValueError(f"{name} does not match its text: rebuild the record")
+        if not isinstance(self.tombstone, bool):
+            raise TypeError(f"tombstone must be a bool, got {type(self.tombstone).__name__}")
+
+
+def _require_str(name: str, value: object) -> None:
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a str, got {type(value).__name__}")
+    if not value:
+        raise ValueError(f"{name} must not be empty")
+
+
+def _require_str_tuple(name: str, value: object, allow_empty_items: bool = False) -> None:
+    if not isinstance(value, tuple):
+        raise TypeError(f"{name} must be a tuple of str, got {type(value).__name__} {value!r}")
+    for i, item in enumerate(value):
+        if not isinstance(item, str):
+            raise TypeError(f"{name}[{i}] must be a str, got {type(item).__name__}")
+        if not item and not allow_empty_items:
+            raise ValueError(f"{name}[{i}] must not be empty")
+
+
+def normalize_acl(groups: object) -> tuple[str, ...] | None:
+    """``None`` stays ``None`` (missing); a list of groups becomes a sorted tuple without repeats.
+
+    ``normalize_acl(["sre", "oncall", "sre"])`` -> ('oncall', 'sre')
+    """
+    if groups is None:
+        return None
+    if isinstance(groups, (str, bytes)) or not hasattr(groups, "__iter__"):
+        raise TypeError(f"acl must be a list of group names or None, got {groups!r}")
+    acl = tuple(sorted(set(groups)))
+    _require_str_tuple("acl", acl)
+    return acl
+
+
+def retrieval_context(heading_path: tuple[str, ...], text: str) -> str:
+    """``text`` with its heading path in front, the format ``table_row_chunks`` uses.
+
+    ``retrieval_context(("Guide", "Rollback"), "Go.")`` -> 'Heading path: Guide > Rollback\\nGo.'
+    """
+    return f"Heading path: {' > '.join(heading_path)}\n{text}" if heading_path else text
+
+
+def make_chunk(source_text: str, start: int, end: int, *, kind: str,
+               heading_path: tuple[str, ...], anchor_start: int, element_id: str, ordinal: int,
+               source_id: str, revision: str, tenant_id: str, acl: object,
+               strategy_version: str, retrieval_text: str | None = None) -> ChunkRecord:
+    """The factory: slices the text, adds the heading path (unless ``retrieval_text`` is given),
+    computes both hashes and the chunk id. ``anchor_start`` is where the anchor element starts.
+
+    ``make_chunk("ab", 0, 2, kind="paragraph", heading_path=(), anchor_start=0, ...).text`` -> 'ab'
+    """
+    require_int("anchor_start", anchor_start, minimum=0)
+    text = source_text[start:end]
+    if retrieval_text is None:
+        retrieval_text = retrieval_context(tuple(heading_path), text)
+    content_sha256 = sha256_hex(text)
+    return ChunkRecord(
+        chunk_id=chunk_id(source_id, strategy_version, element_id, start - anchor_start,
+                          end - anchor_start, content_sha256, tenant_id),
+        ordinal=ordinal, source_id=source_id, revision=revision, start=start, end=end,
+        kind=kind, heading_path=tuple(heading_path), element_id=element_id,
+        tenant_id=tenant_id, acl=normalize_acl(acl), text=text, retrieval_text=retrieval_text,
+        content_sha256=content_sha256, retrieval_sha256=sha256_hex(retrieval_text),
+        strategy_version=strategy_version)
+
+
+def to_dict(record: ChunkRecord) -> dict[str, Any]:
+    """The record as a plain dict (tuples stay tuples), the shape lesson 5's functions take.
+
+    ``to_dict(record)["acl"]`` -> ('sre',)
+    """
+    return asdict(record)
+
+
+def from_dict(data: dict[str, Any]) -> ChunkRecord:
+    """Rebuild a record from ``to_dict`` output or from JSON (lists become tuples again).
+
+    ``from_dict(json.loads(json.dumps(to_dict(record)))) == record`` -> True
+    """
+    data = {f.name: data[f.name] for f in fields(ChunkRecord) if f.name in data}
+    data["heading_path"] = tuple(data["heading_path"])
+    if data.get("acl") is not None:
+        data["acl"] = tuple(data["acl"])
+    return ChunkRecord(**data)

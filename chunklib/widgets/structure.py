@@ -1,0 +1,244 @@
+"""The lesson-4 structure explorer: a document view with every chunk's span, and one chunk's
+heading path, ``text``, ``retrieval_text`` and both hashes side by side.
+
+Controls: the fixture source, the budget in characters, the overlap used for hard splits (at
+most half the budget: beyond that most characters are stored many times over and the views
+would hold thousands of chunks), and a chunk stepper. The plot draws three lanes over the
+character axis (headings, structure-aware chunks, fixed windows), repeated characters hatched;
+the summary beside it is its text alternative and gives both duplication ratios, computed with
+``chunklib.structure``.
+
+Leaves out: editing the source (lesson 5's explorer does that), token budgets.
+
+    >>> StructureExplorer().summary_rows()[1][0]
+    'structure-aware'
+"""
+
+from __future__ import annotations
+
+import html
+
+import ipywidgets as widgets
+
+from chunklib.elements import parse_elements
+from chunklib.fixture import Source, load_sources
+from chunklib.intervals import total_length, union, union_length
+from chunklib.plotting import CURRENT_EDGE, PALETTE, new_figure
+from chunklib.structure import DEFAULT_OVERLAP, DEFAULT_SIZE, structure_chunks, window_chunks
+from chunklib.widgets.common import int_slider, png_view, refresh_png, summary_html
+
+CHUNK_COLOURS = (PALETTE[0], PALETTE[7])  # neighbouring chunks alternate dark / light blue
+CHUNK_HATCHES = ("", "..")               # ... and plain / dotted, to read without colour
+REPEAT_COLOUR, HEADING_COLOUR = PALETTE[1], PALETTE[3]
+_EXCERPT = 500  # characters of context shown around the current chunk
+
+
+def repeated(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The parts of the line that two or more spans cover, merged.
+
+    ``repeated([(0, 10), (8, 20), (30, 40)])`` -> [(8, 10)]
+    """
+    events = sorted([(s, 1) for s, e in spans if e > s] + [(e, -1) for s, e in spans if e > s])
+    out, depth, opened = [], 0, 0
+    for pos, step in events:
+        if depth < 2 <= depth + step:
+            opened = pos
+        elif depth >= 2 > depth + step and pos > opened:
+            out.append((opened, pos))
+        depth += step
+    return union(out)
+
+
+def draw_structure(ax, chunk_spans, window_spans, heading_spans, n, current=None) -> None:
+    """Three lanes over ``n`` characters: headings, structure chunks, fixed windows.
+
+    ``draw_structure(ax, [(0, 5)], [(0, 4), (3, 8)], [], 8, current=0)``
+    """
+    ax.clear()
+    lanes = [(2, heading_spans), (1, chunk_spans), (0, window_spans)]
+    for y, spans in lanes:
+        for i, (s, e) in enumerate(spans):
+            colour, hatch = ((HEADING_COLOUR, "") if y == 2 else
+                             (CHUNK_COLOURS[i % 2], CHUNK_HATCHES[i % 2]))
+            ax.broken_barh([(s, e - s)], (y - 0.35, 0.7), facecolor=colour, hatch=hatch,
+                           edgecolor="white", linewidth=0.3)
+        for s, e in repeated(spans):
+            ax.broken_barh([(s, e - s)], (y - 0.35, 0.7), facecolor=REPEAT_COLOUR,
+                           hatch="///", edgecolor="black", linewidth=0.4)
+    if current is not None and 0 <= current < len(chunk_spans):
+        s, e = chunk_spans[current]
+        ax.broken_barh([(s, max(e - s, 1))], (0.55, 0.9), facecolor="none",
+                       edgecolor=CURRENT_EDGE, linewidth=2.2)
+    ax.set_xlim(0, max(n, 1))
+    ax.set_ylim(-0.6, 2.6)
+    ax.set_yticks([0, 1, 2], ["fixed windows", "structure-aware", "headings"])
+    ax.set_xlabel("position in the source (characters)")
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_title("repeated characters: orange, hatched ///; current chunk: black outline",
+                 fontsize=8, loc="left")
+
+
+def document_html(text: str, spans: list[tuple[int, int]], current: int | None,
+                  window: tuple[int, int] | None = None) -> str:
+    """``text`` (or the ``window`` part of it) with every chunk span marked, as HTML.
+
+    ``document_html("ab cd", [(0, 2), (3, 5)], 1)`` -> "<pre ...><span ...>ab</span> ..."
+    """
+    lo, hi = window or (0, len(text))
+    cuts = sorted({lo, hi, *(p for s, e in spans for p in (s, e) if lo < p < hi)})
+    order = sorted(range(len(spans)), key=lambda i: spans[i][0])
+    parts, active, nxt = ["…" if lo > 0 else ""], [], 0
+    for a, b in zip(cuts, cuts[1:], strict=False):  # sweep: spans that cover [a, b)
+        while nxt < len(order) and spans[order[nxt]][0] <= a:
+            active.append(order[nxt])
+            nxt += 1
+        active = [i for i in active if spans[i][1] >= b]
+        owners = sorted(active)
+        piece = html.escape(text[a:b])
+        if not owners:
+            parts.append(f"<span style='color:#595959'>{piece}</span>")
+            continue
+        style = (f"background:{REPEAT_COLOUR};text-decoration:underline" if len(owners) > 1
+                 else f"background:{'#cfe3f3' if owners[0] % 2 == 0 else '#a2c8ec'}")
+        if current in owners:
+            style += ";outline:2px solid black;font-weight:bold"
+        label = ", ".join(f"chunk {i + 1}" for i in owners)
+        parts.append(f"<span style='{style}' title='{label}'>{piece}</span>")
+    parts.append("…" if hi < len(text) else "")
+    return ("<pre role='document' aria-label='source text with chunk spans' style='white-space:"
+            "pre-wrap;max-height:22em;overflow:auto;font-size:12px'>" + "".join(parts) + "</pre>")
+
+
+class StructureExplorer(widgets.VBox):
+    """Interactive lesson-4 explorer; a VBox, so the lesson cell just returns it.
+
+    ``StructureExplorer().chunk_slider.value = 11`` shows the table row "production | 4 | SRE".
+    """
+
+    def __init__(self, sources: list[Source] | None = None, source_id: str = "deployment-guide",
+                 size: int = DEFAULT_SIZE, overlap: int = DEFAULT_OVERLAP):
+        self.sources = {s.source_id: s for s in (sources or load_sources())}
+        self.source_menu = widgets.Dropdown(
+            options=list(self.sources), value=source_id, description="source",
+            tooltip="which fixture source to chunk", style={"description_width": "9em"})
+        self.size_slider = int_slider("budget (chars)", size, 100, 3000, 50,
+                                      "chunk budget in characters")
+        self.overlap_slider = int_slider("split overlap", overlap, 0, size // 2, 10,
+                                         "overlap in characters, used only for hard splits")
+        self.chunk_slider = int_slider("chunk", 1, 1, 1, 1, "which chunk to show")
+        self.prev_button = widgets.Button(description="◀ previous", tooltip="previous chunk")
+        self.next_button = widgets.Button(description="next ▶", tooltip="next chunk")
+        self.whole_box = widgets.Checkbox(value=False, description="whole document",
+                                          tooltip="show the whole source, not an excerpt")
+        self.step_label, self.summary = widgets.HTML(), widgets.HTML()
+        self.document, self.detail = widgets.HTML(), widgets.HTML()
+        self.figure = new_figure(7.5, 2.4)
+        self.image = png_view(self.figure)
+        stepper = widgets.HBox([self.prev_button, self.chunk_slider, self.next_button])
+        controls = widgets.VBox([self.source_menu, self.size_slider, self.overlap_slider,
+                                 stepper, self.step_label])
+        super().__init__([controls, widgets.HBox([self.image, self.summary]), self.detail,
+                          self.whole_box, self.document])
+        self.size_slider.observe(self._on_size, names="value")
+        for control in (self.source_menu, self.overlap_slider):
+            control.observe(self._rechunk, names="value")
+        for control in (self.chunk_slider, self.whole_box):
+            control.observe(self._redraw, names="value")
+        self.prev_button.on_click(lambda _b: self._step(-1))
+        self.next_button.on_click(lambda _b: self._step(+1))
+        self._rechunk()
+
+    def _on_size(self, change) -> None:
+        self.overlap_slider.max = change["new"] // 2  # clamps the overlap (see the docstring)
+        self._rechunk()
+
+    def _step(self, delta: int) -> None:
+        s = self.chunk_slider
+        s.value = min(max(s.value + delta, s.min), s.max)
+
+    def _rechunk(self, _change=None) -> None:
+        self.source = self.sources[self.source_menu.value]
+        size, overlap = self.size_slider.value, self.overlap_slider.value
+        self.chunks = structure_chunks(self.source, size, overlap)
+        self.windows = window_chunks(self.source, size, overlap)
+        self.headings = [(e.start, e.end) for e in parse_elements(self.source.text)
+                         if e.kind == "heading"]
+        new_source = getattr(self, "_shown", None) != self.source.source_id
+        self._shown = self.source.source_id
+        with self.chunk_slider.hold_trait_notifications():
+            self.chunk_slider.max = max(len(self.chunks), 1)
+            self.chunk_slider.value = 1 if new_source else min(self.chunk_slider.value,
+                                                               self.chunk_slider.max)
+        self._redraw()
+
+    def summary_rows(self) -> list[tuple[str, str]]:
+        """The numbers the summary shows, as (label, value) pairs."""
+        n = len(self.source.text)
+        rows = [("source", f"{self.source.source_id}, revision {self.source.revision}, "
+                           f"{n} characters")]
+        for label, chunks in (("structure-aware", self.chunks), ("fixed windows", self.windows)):
+            spans = [(c.start, c.end) for c in chunks]
+            extra = total_length(spans) - union_length(spans)
+            ratio = extra / n if n else 0.0
+            rows.append((label, f"{len(chunks)} chunks, duplication ratio {ratio:.4f} "
+                                f"({extra} characters stored twice)"))
+        unreadable = sum(w.acl == () for w in self.windows)
+        rows.append(("windows readable by nobody", f"{unreadable} (they mix ACL sections)"))
+        if self.chunks:
+            c = self.chunks[self.chunk_slider.value - 1]
+            rows += [("current chunk", f"{c.ordinal + 1} of {len(self.chunks)}: characters "
+                                       f"{c.start} to {c.end}, kind {c.kind}"),
+                     ("heading path", " > ".join(c.heading_path) or "(none)"),
+                     ("ACL", "missing" if c.acl is None else ", ".join(c.acl) or "nobody")]
+        return rows
+
+    def _detail_html(self, c) -> str:
+        cell = "vertical-align:top;padding:0 1em 0 0;width:50%"
+        pre = "white-space:pre-wrap;margin:0;font-size:12px"
+
+        def column(title: str, text: str, name: str, digest: str) -> str:
+            return (f"<td style='{cell}'><b>{title}</b><pre style='{pre}'>{html.escape(text)}"
+                    f"</pre><small>{name}: <code>{digest}</code></small></td>")
+
+        same = "the same" if c.content_sha256 == c.retrieval_sha256 else "different"
+        return ("<table role='table' aria-label='the current chunk, two texts side by side' "
+                "style='width:100%'><tr>"
+                + column(f"text: the citable slice [{c.start}, {c.end})", c.text,
+                         "content_sha256", c.content_sha256)
+                + column("retrieval_text: what search and embeddings see", c.retrieval_text,
+                         "retrieval_sha256", c.retrieval_sha256)
+                + f"</tr></table><small>The two hashes are {same}. chunk_id "
+                  f"<code>{c.chunk_id[:16]}…</code>, element_id <code>{c.element_id[:16]}…"
+                  "</code></small>")
+
+    def _redraw(self, _change=None) -> None:
+        text, k = self.source.text, len(self.chunks)
+        current = self.chunk_slider.value - 1 if k else None
+        spans = [(c.start, c.end) for c in self.chunks]
+        draw_structure(self.figure.axes[0], spans, [(w.start, w.end) for w in self.windows],
+                       self.headings, len(text), current)
+        if current is None:
+            self.step_label.value = "<b>No chunks</b>: the source is empty."
+            self.detail.value, window = "", None
+        else:
+            c = self.chunks[current]
+            self.step_label.value = (f"<b>Chunk {current + 1} of {k}</b>: characters {c.start} "
+                                     f"to {c.end} ({c.kind})")
+            self.detail.value = self._detail_html(c)
+            window = None if self.whole_box.value else (
+                max(0, c.start - _EXCERPT), min(len(text), c.end + _EXCERPT))
+        self.document.value = document_html(text, spans, current, window)
+        refresh_png(self.image, self.figure, f"Plot of {k} structure-aware chunks and "
+                    f"{len(self.windows)} fixed windows over {len(text)} characters.")
+        self.summary.value = summary_html(
+            f"{self.source.source_id}: budget {self.size_slider.value}, split overlap "
+            f"{self.overlap_slider.value}", self.summary_rows())
+
+
+def structure_explorer(source_id: str = "deployment-guide", size: int = DEFAULT_SIZE,
+                       overlap: int = DEFAULT_OVERLAP) -> StructureExplorer:
+    """Build the lesson-4 explorer; the lesson cell is this one call.
+
+    ``structure_explorer()`` -> StructureExplorer(...) showing the Deployment Guide
+    """
+    return StructureExplorer(source_id=source_id, size=size, overlap=overlap)

@@ -1,0 +1,148 @@
+"""Headless tests for the lesson-4 structure explorer: controls drive the views and the PNG."""
+
+import dataclasses
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from chunklib.elements import sha256_hex
+from chunklib.fixture import load_source
+from chunklib.structure import structure_chunks
+from chunklib.widgets.structure import (
+    StructureExplorer,
+    document_html,
+    repeated,
+    structure_explorer,
+)
+
+
+@pytest.fixture(scope="module")
+def explorer():
+    return structure_explorer()
+
+
+def rows(explorer):
+    return dict(explorer.summary_rows())
+
+
+def test_initial_state(explorer):
+    assert explorer.image.value[:4] == b"\x89PNG"
+    assert rows(explorer)["structure-aware"] == (
+        "44 chunks, duplication ratio 0.0048 (100 characters stored twice)")
+    assert rows(explorer)["fixed windows"] == (
+        "24 chunks, duplication ratio 0.1093 (2300 characters stored twice)")
+    assert rows(explorer)["windows readable by nobody"].startswith("6 ")
+    assert "Chunk 1 of 44" in explorer.step_label.value
+
+
+def test_every_control_is_labelled(explorer):
+    for control in (explorer.source_menu, explorer.size_slider, explorer.overlap_slider,
+                    explorer.chunk_slider, explorer.prev_button, explorer.next_button,
+                    explorer.whole_box):
+        assert control.description and control.tooltip
+
+
+def test_stepping_to_the_table_row_shows_both_texts_and_hashes(explorer):
+    before_png, before_summary = explorer.image.value, explorer.summary.value
+    explorer.chunk_slider.value = 11
+    chunk = structure_chunks(load_source("deployment-guide"))[10]
+    assert chunk.text == "production | 4 | SRE"
+    detail = explorer.detail.value
+    assert "production | 4 | SRE" in detail
+    assert "Table header: Environment | Replica count | Approval" in detail
+    assert "Heading path: Deployment Guide &gt; Environment Matrix" in detail
+    assert sha256_hex(chunk.text) in detail and sha256_hex(chunk.retrieval_text) in detail
+    assert rows(explorer)["ACL"] == "sre"
+    assert rows(explorer)["heading path"] == "Deployment Guide > Environment Matrix"
+    assert explorer.image.value != before_png and explorer.summary.value != before_summary
+    assert "font-weight:bold' title='chunk 11'>production | 4 | SRE</span>" in (
+        explorer.document.value)
+
+
+def test_buttons_step_and_stop_at_the_ends(explorer):
+    explorer.chunk_slider.value = 1
+    explorer.prev_button.click()
+    assert explorer.chunk_slider.value == 1
+    explorer.next_button.click()
+    assert explorer.chunk_slider.value == 2 and "Chunk 2 of 44" in explorer.step_label.value
+    explorer.chunk_slider.value = 44
+    explorer.next_button.click()
+    assert explorer.chunk_slider.value == 44
+
+
+def test_whole_document_toggle(explorer):
+    explorer.chunk_slider.value = 1
+    excerpt = explorer.document.value
+    explorer.whole_box.value = True
+    assert len(explorer.document.value) > len(excerpt)
+    assert "Glossary" in explorer.document.value and "Glossary" not in excerpt
+    explorer.whole_box.value = False
+
+
+def test_budget_changes_the_chunks_and_clamps_overlap():
+    x = StructureExplorer()
+    x.overlap_slider.value = 500
+    x.size_slider.value = 400
+    assert x.overlap_slider.value == 200  # at most half the budget
+    x.overlap_slider.value = 100
+    assert rows(x)["structure-aware"] == (
+        "85 chunks, duplication ratio 0.0570 (1200 characters stored twice)")
+    assert rows(x)["fixed windows"] == (
+        "70 chunks, duplication ratio 0.3279 (6900 characters stored twice)")
+
+
+def test_changing_source_resets_the_stepper():
+    x = StructureExplorer()
+    x.chunk_slider.value = 30
+    x.source_menu.value = "failover-runbook"
+    assert (x.chunk_slider.value, x.chunk_slider.max) == (1, 6)
+    x.chunk_slider.value = 6
+    assert rows(x)["ACL"] == "missing"  # the March drill notes have no ACL rule
+
+
+def test_empty_source_and_escaping():
+    empty = dataclasses.replace(load_source("deploy-faq"), source_id="empty", text="",
+                                section_acls=())
+    x = StructureExplorer(sources=[empty], source_id="empty")
+    assert "No chunks" in x.step_label.value and x.detail.value == ""
+    risky = dataclasses.replace(empty, source_id="risky", text="# <b>\n\nuse <script> & go")
+    y = StructureExplorer(sources=[risky], source_id="risky")
+    assert "<script>" not in y.document.value + y.detail.value
+    assert "use &lt;script&gt; &amp; go" in y.document.value
+
+
+@pytest.mark.parametrize("spans, expected", [
+    ([], []), ([(0, 10), (8, 20), (30, 40)], [(8, 10)]), ([(0, 5), (5, 9)], []),
+    ([(0, 10), (0, 10), (4, 6)], [(0, 10)]), ([(0, 4), (2, 8), (6, 10)], [(2, 4), (6, 8)]),
+    ([(3, 3), (3, 3)], []),
+])
+def test_repeated(spans, expected):
+    assert repeated(spans) == expected
+
+
+def test_document_html_marks_overlap_and_gaps():
+    out = document_html("ab cd", [(0, 3), (2, 5)], 0)
+    assert "title='chunk 1, chunk 2'> </span>" in out
+    out = document_html("# H\n\nbody", [(5, 9)], None, (4, 9))
+    assert out.count("…") == 1 and "# H" not in out
+
+
+SEGMENT = re.compile(r"<span style='([^']*)'(?: title='([^']*)')?>([^<]*)</span>")
+
+
+@given(st.lists(st.tuples(st.integers(0, 12), st.integers(0, 6)), max_size=6),
+       st.integers(-1, 5))
+def test_document_html_matches_a_brute_force_reading(raw, current):
+    text = "abcdefghijkl"
+    spans = [(s, min(s + w, len(text))) for s, w in raw]
+    out = document_html(text, spans, current if current >= 0 else None)
+    got = [(piece, [int(x.split()[1]) - 1 for x in title.split(", ")] if title else [])
+           for _style, title, piece in SEGMENT.findall(out)]
+    assert "".join(piece for piece, _ in got) == text
+    pos = 0
+    for piece, owners in got:
+        for p in range(pos, pos + len(piece)):
+            assert owners == [i for i, (s, e) in enumerate(spans) if s <= p < e]
+        pos += len(piece)
