@@ -34,7 +34,7 @@ from chunklib.validate import require_int, require_spans
 from chunklib.windows import window_spans
 
 __all__ = ["UNIT_PATTERN", "unit_spans", "char_spans", "fixed_windows", "window_text",
-           "cut_sentences", "sample_passage"]
+           "cut_sentence_spans", "cut_sentences", "sample_passage"]
 
 #: A word-like unit: a run of word characters, or one character that is neither word nor space.
 UNIT_PATTERN = re.compile(r"\w+|[^\w\s]")
@@ -98,28 +98,38 @@ def window_text(text: str, spans: Sequence[tuple[int, int]], window: tuple[int, 
     return text[start:end]
 
 
-def cut_sentences(sentence_spans: Sequence[tuple[int, int]],
-                  windows: Sequence[tuple[int, int]]) -> int:
-    """How many sentences no single window holds whole (lesson 1).
+def cut_sentence_spans(sentence_spans: Sequence[tuple[int, int]],
+                       windows: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The sentences no single window holds whole, in the order given (lesson 1).
 
     Both arguments are half-open intervals in the same coordinates (characters, or unit
     indices). A sentence is held when some window has ``start <= s_start`` and
     ``s_end <= end``; an empty sentence counts as held. O((S + W) log W).
-    ``cut_sentences([(0, 10), (11, 20)], [(0, 15), (15, 20)])`` -> 1
+    ``cut_sentence_spans([(0, 10), (11, 20)], [(0, 15), (15, 20)])`` -> [(11, 20)]
     """
     sentences = require_spans("sentence_spans", sentence_spans)
     ordered = sorted(require_spans("windows", windows))
     starts = [start for start, _ in ordered]
     # furthest[i]: the largest end among the windows ordered[:i + 1].
     furthest = list(accumulate((end for _, end in ordered), max))
-    cut = 0
+    cut = []
     for start, end in sentences:
         if end == start:
             continue
         i = bisect_right(starts, start) - 1
         if i < 0 or furthest[i] < end:
-            cut += 1
+            cut.append((start, end))
     return cut
+
+
+def cut_sentences(sentence_spans: Sequence[tuple[int, int]],
+                  windows: Sequence[tuple[int, int]]) -> int:
+    """How many sentences no single window holds whole (lesson 1): the length of
+    ``cut_sentence_spans(sentence_spans, windows)``.
+
+    ``cut_sentences([(0, 10), (11, 20)], [(0, 15), (15, 20)])`` -> 1
+    """
+    return len(cut_sentence_spans(sentence_spans, windows))
 
 
 def sample_passage() -> str:

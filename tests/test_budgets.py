@@ -4,7 +4,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chunklib.budgets import UNIT_KINDS, measure, prefix_end, spans_of, units_within
+from chunklib.budgets import (
+    KIND_LABELS,
+    UNIT_KINDS,
+    budget_table,
+    measure,
+    minilm_reads,
+    prefix_end,
+    spans_of,
+    truncation_table,
+    unit_table,
+    units_within,
+)
 from chunklib.sentences import split_sentences
 from chunklib.tokens import count_tokens, token_spans, truncated_at, wordpiece_count
 from chunklib.units import cut_sentences, fixed_windows, sample_passage, unit_spans
@@ -109,3 +120,66 @@ def test_fixed_windows_on_the_passage(passage, kind, size, chunks, last, cut):
     sentences = split_sentences(passage)
     assert len(sentences) == 70
     assert cut_sentences(sentences, unit_windows(spans, size, 0)) == cut
+
+
+# ---- minilm_reads and the three tables lesson 1 prints ----
+
+def test_minilm_reads_examples():
+    assert minilm_reads("one two three", [(0, 7), (8, 13)], limit=3) == [(2, 4), (1, 13)]
+    assert minilm_reads("", []) == []
+    assert minilm_reads("abc", [(1, 1)]) == [(0, 1)]                 # an empty chunk fits
+    with pytest.raises(ValueError, match="limit"):
+        minilm_reads("a", [(0, 1)], limit=1)
+    with pytest.raises(TypeError, match="chunks"):
+        minilm_reads("a", "0-1")
+
+
+@given(st.text(max_size=60), st.integers(1, 20), st.integers(2, 12))
+def test_minilm_reads_agrees_with_truncated_at(text, size, limit):
+    chunks = unit_windows(spans_of(text, "characters"), size, 0)
+    for (start, end), (pieces, stop) in zip(chunks, minilm_reads(text, chunks, limit),
+                                            strict=True):
+        assert pieces == wordpiece_count(text[start:end])
+        assert stop == start + truncated_at(text[start:end], limit)
+        assert start <= stop <= end and (stop == end) == (pieces <= limit - 2)
+
+
+def test_the_passage_overflows_minilm_in_1500_character_chunks(passage):
+    chunks = unit_windows(spans_of(passage, "characters"), 1500, 0)
+    assert minilm_reads(passage, chunks) == [(326, 1184), (322, 2688), (323, 4177), (276, 5669)]
+    chunks = unit_windows(spans_of(passage, "cl100k_tokens"), 256, 0)
+    assert [p for p, _ in minilm_reads(passage, chunks)] == [259, 258, 261, 259, 208]
+
+
+def test_unit_table_shows_offsets_and_text():
+    table = unit_table("The runbook's 🚨 alert: don't panic.")
+    lines = table.splitlines()
+    assert lines[0].startswith("text") and "(35 characters)" in lines[0]
+    assert "cl100k tokens (13)" in table and "MiniLM word pieces (13)" in table
+    bpe = table[table.index("cl100k tokens (13)"):table.index("MiniLM word pieces")]
+    assert "13:15 ' 🚨'" in bpe and bpe.count("14:15 '🚨'") == 2   # three tokens share the 🚨
+    assert "28:34 ' panic'" in table                              # a unit is never wrapped apart
+    assert "4:7 'run'  7:11 'book'" in table
+    assert all(len(line) <= 100 for line in lines)
+    assert [label for label in KIND_LABELS.values() if label in table] == list(KIND_LABELS.values())
+    assert "word-like units (0)     none" in unit_table("")
+
+
+def test_budget_table_on_the_passage(passage):
+    lines = budget_table(passage, 1000).splitlines()
+    assert lines[1].split() == ["1000", "characters", "1000", "215", "217"]
+    assert lines[3].split() == ["1000", "cl100k", "tokens", "4721", "1000", "1013"]
+    assert lines[-1].endswith("it stops reading this text at character 1184.")
+    short = budget_table("Hi, you", 1000).splitlines()
+    assert short[2].split()[-3:] == ["7", "3", "3"]              # a budget past the end: all of it
+
+
+def test_truncation_table_on_the_passage(passage):
+    lines = truncation_table(passage, 1500).splitlines()
+    assert lines[0].endswith("4 of 4 chunks are longer")
+    assert lines[1] == ("  chunk 1: characters 0 to 1500, 326 word pieces: read up to character "
+                        "1184, the last 316 characters silently dropped")
+    lines = truncation_table(passage, 1000).splitlines()
+    assert lines[0].endswith("0 of 6 chunks are longer")
+    assert all(line.endswith("read whole") for line in lines[1:])
+    assert truncation_table("a b", 1, "words").splitlines()[1].endswith("1 word piece: read whole")

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from chunklib.units import (
     char_spans,
+    cut_sentence_spans,
     cut_sentences,
     fixed_windows,
     sample_passage,
@@ -193,9 +194,15 @@ spans_lists = st.lists(st.tuples(st.integers(0, 40), st.integers(0, 12)).map(
 
 @given(spans_lists, spans_lists)
 def test_cut_sentences_matches_brute_force(sentences, windows):
-    expected = sum(1 for s, e in sentences
-                   if e > s and not any(ws <= s and e <= we for ws, we in windows))
-    assert cut_sentences(sentences, windows) == expected
+    expected = [(s, e) for s, e in sentences
+                if e > s and not any(ws <= s and e <= we for ws, we in windows)]
+    assert cut_sentence_spans(sentences, windows) == expected
+    assert cut_sentences(sentences, windows) == len(expected)
+
+
+def test_cut_sentence_spans_keeps_the_given_order():
+    assert cut_sentence_spans([(11, 20), (0, 10), (3, 4)], [(0, 15), (15, 20)]) == [(11, 20)]
+    assert cut_sentence_spans([(5, 9), (0, 3)], [(0, 2)]) == [(5, 9), (0, 3)]
 
 
 def test_sample_passage_is_a_real_text():

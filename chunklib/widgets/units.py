@@ -2,11 +2,18 @@
 
 Choose characters, word-like units, cl100k tokens or MiniLM word pieces and a chunk size C;
 the passage is cut into K = ceil(N / C) windows without overlap. Three views show the same
-chunks: an interval plot (one bar per chunk, in units, an × where a chunk ends inside a
-sentence), the text itself (chunks on alternating light backgrounds, a ``¦`` between chunks and
-a ``✂`` where the boundary cuts a sentence, so it reads without colour) and a stepper with the
-current chunk's exact text. The HTML summary is the text alternative of all three: units, K,
-the last chunk, sentences cut, and how many chunks all-MiniLM-L6-v2 would silently truncate.
+chunks, in the same two alternating colours and hatchings:
+
+- an interval plot: one bar per chunk, in units, an × where a chunk ends inside a sentence, a
+  dotted grey tail on the part of a chunk that all-MiniLM-L6-v2 never reads, and a number
+  beside each bar (its length in units) when there are few chunks;
+- the text itself: every chunk on its background, ``¦`` and the chunk number where a chunk
+  begins (``✂`` when that boundary cuts a sentence) and ``⊘`` where the model stops reading
+  a chunk, the unread rest striped, so the view reads without colour;
+- a stepper with the current chunk's exact text between its neighbours' edges.
+
+The HTML summary is the text alternative of all three: units, K, the last chunk, sentences
+cut, and how many chunks all-MiniLM-L6-v2 silently truncates.
 
 Leaves out: overlap (lesson 3) and boundary-aware splitting (lesson 2); sentences come from
 ``chunklib.sentences.split_sentences`` (no abbreviation list).
@@ -20,66 +27,164 @@ from __future__ import annotations
 import html
 
 import ipywidgets as widgets
-from matplotlib.patches import Patch
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch, Rectangle
+from matplotlib.ticker import MaxNLocator
 
-from chunklib.budgets import spans_of
-from chunklib.plotting import CURRENT_EDGE, NEW_COLOUR, PALETTE, draw_intervals, new_figure
+from chunklib.budgets import KIND_LABELS, minilm_reads, spans_of
+from chunklib.plotting import PALETTE, new_figure
 from chunklib.sentences import split_sentences
-from chunklib.tokens import MINILM_MAX_SEQ_LENGTH, MINILM_SPECIAL_TOKENS, wordpiece_count
-from chunklib.units import cut_sentences, fixed_windows, sample_passage, window_text
+from chunklib.tokens import MINILM_MAX_SEQ_LENGTH, MINILM_SPECIAL_TOKENS
+from chunklib.units import cut_sentence_spans, cut_sentences, fixed_windows, sample_passage
 from chunklib.validate import require_int
 from chunklib.widgets.common import int_slider, png_view, refresh_png, summary_html
 
-KIND_LABELS = {"characters": "characters", "words": "word-like units",
-               "cl100k_tokens": "cl100k tokens", "minilm_wordpieces": "MiniLM word pieces"}
-BACKGROUNDS = (PALETTE[7], PALETTE[8])  # light blue, light orange: black text stays readable
-CUT_COLOUR = PALETTE[5]                 # dark orange
+#: Chunk k is drawn (plot) and shaded (text) in CHUNK_STYLES[k % 2]: light blue, light orange.
+CHUNK_STYLES = [(PALETTE[7], "///"), (PALETTE[8], "\\\\\\")]
+BACKGROUNDS = tuple(colour for colour, _ in CHUNK_STYLES)
+CUT_COLOUR = PALETTE[5]      # dark orange
+UNREAD_COLOUR = PALETTE[9]   # light grey, dotted
+STRIPES = "repeating-linear-gradient(135deg,#CFCFCF 0 3px,#FFFFFF 3px 6px)"
 MINILM_TEXT_PIECES = MINILM_MAX_SEQ_LENGTH - MINILM_SPECIAL_TOKENS
+LABEL_LIMIT = 12             # write each chunk's length beside its bar up to this many chunks
 
 
 def cut_boundaries(char_windows: list[tuple[int, int]],
                    sentence_spans: list[tuple[int, int]]) -> set[int]:
-    """The chunks ``k >= 1`` whose boundary with chunk ``k - 1`` falls inside a sentence: one that
-    reaches into both chunks and that neither holds whole.
+    """The chunks ``k >= 1`` whose boundary with chunk ``k - 1`` falls inside a cut sentence: one
+    that no chunk holds whole (``cut_sentence_spans``) and that reaches into both chunks.
 
     ``cut_boundaries([(0, 5), (5, 9), (9, 14)], [(0, 7), (9, 14)])`` -> {1}
     """
+    cut = cut_sentence_spans(sentence_spans, char_windows)
     return {k for k in range(1, len(char_windows))
-            if any(s < char_windows[k - 1][1] and char_windows[k][0] < e
-                   and not char_windows[k - 1][0] <= s <= e <= char_windows[k - 1][1]
-                   and not char_windows[k][0] <= s <= e <= char_windows[k][1]
-                   for s, e in sentence_spans)}
+            if any(s < char_windows[k - 1][1] and char_windows[k][0] < e for s, e in cut)}
+
+
+def _mark(glyph: str, what: str) -> str:
+    """A separator glyph with its meaning for screen readers and as a tooltip."""
+    return (f"<span class='sep' title='{what}' aria-label='{what}' "
+            f"style='color:#000;font-weight:bold'>{glyph}</span>")
+
+
+def _boundary(k: int, cut: set[int]) -> str:
+    """The mark before chunk ``k`` (0-based, k >= 1): ``¦`` or ``✂`` and the chunk's number."""
+    if k in cut:
+        return _mark(f"✂{k + 1}", f"chunk {k + 1} starts inside a sentence")
+    return _mark(f"¦{k + 1}", f"chunk {k + 1} starts")
+
+
+def _piece(text: str, start: int, end: int, read_end: int | None, style: str) -> str:
+    """``text[start:end]`` on ``style``; from ``read_end`` on, a ``⊘`` and a striped background."""
+    if read_end is None or read_end >= end:
+        return f"<span style='{style}'>{html.escape(text[start:end])}</span>"
+    stop = max(read_end, start)
+    return (f"<span style='{style}'>{html.escape(text[start:stop])}</span>"
+            + _mark("⊘", "all-MiniLM-L6-v2 stops reading this chunk here")
+            + f"<span title='not read by all-MiniLM-L6-v2' style='background:{STRIPES};"
+              f"color:#000'>{html.escape(text[stop:end])}</span>")
 
 
 def text_view_html(text: str, char_windows: list[tuple[int, int]], current: int | None,
-                   cut: set[int]) -> str:
-    """The text with every chunk in a span on an alternating background, a ``¦`` before each
-    chunk after the first (``✂`` before the chunks in ``cut``, whose boundary cuts a sentence)
-    and the current chunk outlined and underlined. Without the separators and tags this is
+                   cut: set[int], read_ends: list[int] | None = None) -> str:
+    """The text with every chunk on an alternating background, a ``¦`` and the chunk number
+    before each chunk after the first (``✂`` where the boundary cuts a sentence), the current
+    chunk in bold and underlined and, when ``read_ends`` is given, a ``⊘`` where the embedding
+    model stops reading a chunk, its unread rest striped. Without the marks and tags this is
     ``text`` exactly: a character split between two chunks' tokens is shown once, in the first.
 
-    ``text_view_html("a b", [(0, 1), (2, 3)], 0, set())`` -> '<div ...>...¦...</div>'
+    ``text_view_html("a b", [(0, 1), (2, 3)], 0, set())`` -> '<div ...>...¦2...</div>'
     """
     out, pos = [], 0
     for k, (start, end) in enumerate(char_windows):
         start = max(start, pos)
         out.append(html.escape(text[pos:start]))
         if k:
-            glyph, what = ("✂", "chunk boundary inside a sentence") if k in cut else (
-                "¦", "chunk boundary")
-            out.append(f"<span class='sep' title='{what}' aria-label='{what}' "
-                       f"style='color:#000;font-weight:bold'>{glyph}</span>")
+            out.append(_boundary(k, cut))
         style = f"background:{BACKGROUNDS[k % 2]};color:#000"
         label = f"chunk {k + 1}"
         if k == current:
-            style += ";outline:2px solid #000;text-decoration:underline 2px"
+            style += ";font-weight:bold;text-decoration:underline 2px"
             label += " (current)"
-        out.append(f"<span title='{label}' style='{style}'>{html.escape(text[start:end])}</span>")
+        read_end = None if read_ends is None else read_ends[k]
+        out.append(f"<span title='{label}'>{_piece(text, start, max(end, start), read_end, style)}"
+                   "</span>")
         pos = max(pos, end)
     out.append(html.escape(text[pos:]))
-    return ("<div style='white-space:pre-wrap;max-height:22em;overflow-y:auto;"
-            "border:1px solid #898989;padding:0.5em;font-size:0.9em;line-height:1.5'>"
+    return ("<div style='white-space:pre-wrap;max-height:24em;overflow-y:auto;"
+            "border:1px solid #898989;padding:0.5em;font-size:0.9em;line-height:1.6'>"
             + "".join(out) + "</div>")
+
+
+def chunk_view_html(text: str, char_windows: list[tuple[int, int]], k: int, cut: set[int],
+                    read_end: int | None = None, context: int = 60) -> str:
+    """Chunk ``k``'s exact text in a box, with up to ``context`` characters of the text on each
+    side in grey, the boundary marks between them and the ``⊘`` where the model stops reading.
+
+    ``chunk_view_html("ab cd", [(0, 2), (3, 5)], 1, set())`` -> '<div ...>...cd...</div>'
+    """
+    start, end = char_windows[k]
+    grey = "color:#595959;font-style:italic"
+    before = ("…" if start > context else "") + html.escape(text[max(0, start - context):start])
+    after = html.escape(text[end:end + context]) + ("…" if end + context < len(text) else "")
+    left = _boundary(k, cut) if k else _mark("▏", "start of the text")
+    right = _boundary(k + 1, cut) if k + 1 < len(char_windows) else _mark("▕", "end of the text")
+    body = _piece(text, start, end, read_end, "color:#000")
+    return ("<div style='white-space:pre-wrap;border:1px solid #898989;padding:0.4em;"
+            f"max-height:12em;overflow-y:auto;line-height:1.6'><span style='{grey}'>{before}"
+            f"</span>{left}{body}{right}<span style='{grey}'>{after}</span></div>")
+
+
+def draw_unit_chunks(ax, windows: list[tuple[int, int]], n: int, unit: str, *,
+                     current: int | None = None, cut: set[int] = frozenset(),
+                     unread: list[int] | None = None) -> None:
+    """Chunks as rows (first on top) in alternating hatched colours, the unread tail of each
+    (from unit ``unread[k]`` on) dotted grey, an × where chunk k - 1 ends inside a sentence for
+    every k in ``cut``, chunk ``current`` outlined, and each chunk's length beside its bar.
+
+    ``draw_unit_chunks(ax, [(0, 200), (200, 350)], 350, "word-like units", current=0)``
+    """
+    ax.clear()
+    k = len(windows)
+    for row, (start, end) in enumerate(windows):
+        colour, hatch = CHUNK_STYLES[row % 2]
+        ax.broken_barh([(start, end - start)], (row - 0.38, 0.76), facecolor=colour,
+                       hatch=hatch, edgecolor="black", linewidth=0.4)
+        if unread is not None and unread[row] < end:
+            ax.broken_barh([(unread[row], end - unread[row])], (row - 0.38, 0.76),
+                           facecolor=UNREAD_COLOUR, hatch="...", edgecolor="black",
+                           linewidth=0.4)
+        if k <= LABEL_LIMIT:
+            ax.annotate(f"{end - start}", (end, row), xytext=(9, 0), textcoords="offset points",
+                        va="center", fontsize=8)
+    marks = [(windows[c - 1][1], c - 1) for c in sorted(cut)]
+    if marks:
+        ax.plot(*zip(*marks, strict=True), linestyle="none", marker="X", markersize=8,
+                color=CUT_COLOUR, markeredgecolor="black", markeredgewidth=0.6)
+    if current is not None and 0 <= current < k:
+        start, end = windows[current]
+        ax.add_patch(Rectangle((start, current - 0.48), end - start, 0.96, facecolor="none",
+                               edgecolor="black", linewidth=2.2))
+    ax.set_xlim(0, max(n, 1) * (1.08 if k <= LABEL_LIMIT else 1.0))
+    ax.set_ylim(max(k, 1) - 0.5, -0.5)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    step = next(s for s in (1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 10**9) if s * 12 >= k)
+    rows = sorted({0, *range(step - 1, k, step)}) if k else []
+    ax.set_yticks(rows, [str(r + 1) for r in rows])  # integer ticks, chunks counted from 1
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_xlabel(f"position in the passage ({unit})")
+    ax.set_ylabel("chunk")
+    ax.legend(handles=[
+        Patch(facecolor=CHUNK_STYLES[0][0], hatch=CHUNK_STYLES[0][1], edgecolor="black",
+              label="chunk"),
+        Patch(facecolor=CHUNK_STYLES[1][0], hatch=CHUNK_STYLES[1][1], edgecolor="black",
+              label="next chunk"),
+        Patch(facecolor=UNREAD_COLOUR, hatch="...", edgecolor="black",
+              label="not read by all-MiniLM-L6-v2"),
+        Patch(facecolor="none", edgecolor="black", linewidth=2, label="current chunk"),
+        Line2D([], [], linestyle="none", marker="X", color=CUT_COLOUR, markeredgecolor="black",
+               label="ends inside a sentence"),
+    ], loc="lower left", bbox_to_anchor=(0, 1.0), ncol=3, fontsize=8, frameon=False)
 
 
 class UnitsExplorer(widgets.VBox):
@@ -98,6 +203,7 @@ class UnitsExplorer(widgets.VBox):
         self.text = text
         self.sentences = split_sentences(text)
         self._spans: dict[str, list[tuple[int, int]]] = {}
+        self._drawing = False
         self.kind_picker = widgets.Dropdown(
             options=[(label, key) for key, label in KIND_LABELS.items()], value=kind,
             description="unit kind", tooltip="what one unit is: the length function",
@@ -110,13 +216,14 @@ class UnitsExplorer(widgets.VBox):
         self.step_label = widgets.HTML()
         self.chunk_text = widgets.HTML()
         self.text_view = widgets.HTML()
-        self.summary = widgets.HTML()
-        self.figure = new_figure(width=7.5, height=3.6)
+        self.summary = widgets.HTML(layout=widgets.Layout(min_width="22em"))
+        self.figure = new_figure(width=7.5, height=3.8)
         self.image = png_view(self.figure)
         stepper = widgets.HBox([self.prev_button, self.chunk_slider, self.next_button])
         super().__init__([self.kind_picker, self.size_slider,
                           widgets.HBox([self.image, self.summary]), stepper, self.step_label,
-                          self.chunk_text, self.text_view])
+                          self.chunk_text, widgets.HTML("<b>The whole passage, chunk by chunk"
+                                                        "</b>"), self.text_view])
         for control in (self.kind_picker, self.size_slider, self.chunk_slider):
             control.observe(self._redraw, names="value")
         self.prev_button.on_click(lambda _b: self._step(-1))
@@ -142,16 +249,33 @@ class UnitsExplorer(widgets.VBox):
         spans = self.spans()
         return [(spans[s][0], spans[e - 1][1]) for s, e in self.windows()]
 
+    def reads(self) -> list[tuple[int, int]]:
+        """Per chunk: (MiniLM word pieces, the character where the model stops reading it)."""
+        return minilm_reads(self.text, self.char_windows())
+
+    def unread_from(self, reads: list[tuple[int, int]] | None = None) -> list[int]:
+        """Per chunk: the first unit (an index) that all-MiniLM-L6-v2 does not read whole; the
+        chunk's end when the model reads all of it."""
+        spans = self.spans()
+        reads = self.reads() if reads is None else reads
+        out = []
+        for (first, stop), (_pieces, read_end) in zip(self.windows(), reads, strict=True):
+            unit = first
+            while unit < stop and spans[unit][1] <= read_end:
+                unit += 1
+            out.append(unit)
+        return out
+
     def _step(self, delta: int) -> None:
         s = self.chunk_slider
         s.value = min(max(s.value + delta, s.min), s.max)
 
-    def summary_rows(self) -> list[tuple[str, str]]:
+    def summary_rows(self, reads: list[tuple[int, int]] | None = None) -> list[tuple[str, str]]:
         """The numbers the summary shows, as (label, value) pairs."""
         unit, n, size = KIND_LABELS[self.kind], len(self.spans()), self.size_slider.value
         k = len(self.windows())
         chunks = self.char_windows()
-        pieces = [wordpiece_count(self.text[s:e]) for s, e in chunks]
+        pieces = [p for p, _ in (self.reads() if reads is None else reads)]
         over = sum(1 for p in pieces if p > MINILM_TEXT_PIECES)
         last = n - (k - 1) * size if k else 0
         chars = "" if self.kind == "characters" else f" ({len(self.text)} characters)"
@@ -162,28 +286,21 @@ class UnitsExplorer(widgets.VBox):
             ("last chunk", f"N − (K − 1)·C = {n} − {max(k - 1, 0)}·{size} = {last} {unit}"),
             ("sentences cut", f"{cut_sentences(self.sentences, chunks)} of "
                               f"{len(self.sentences)} (no single chunk holds them whole)"),
-            ("all-MiniLM-L6-v2", f"{over} of {k} chunks exceed its {MINILM_TEXT_PIECES} word "
-                                 f"pieces (largest: {max(pieces, default=0)}); it silently "
-                                 "drops the rest of those"),
+            ("all-MiniLM-L6-v2", f"{over} of {k} chunks are longer than the {MINILM_TEXT_PIECES} "
+                                 f"word pieces it reads (largest: {max(pieces, default=0)}); it "
+                                 "silently drops the rest of those"),
         ]
 
-    def _draw(self, windows, cut, current) -> None:
-        ax = self.figure.axes[0]
-        unit = KIND_LABELS[self.kind]
-        draw_intervals(ax, windows, len(self.spans()), current=current, unit=unit)
-        marks = [(windows[k - 1][1], k - 1) for k in sorted(cut)]
-        if marks:
-            ax.plot(*zip(*marks, strict=True), linestyle="none", marker="X", markersize=8,
-                    color=CUT_COLOUR, markeredgecolor="black", markeredgewidth=0.6)
-        ax.set_xlabel(f"position in the passage ({unit})")
-        ax.legend(handles=[  # no overlap in lesson 1: replace the lesson-3 legend
-            Patch(facecolor=NEW_COLOUR, label="chunk"),
-            Patch(facecolor="none", edgecolor=CURRENT_EDGE, linewidth=2, label="current chunk"),
-            ax.plot([], [], linestyle="none", marker="X", color=CUT_COLOUR,
-                    markeredgecolor="black", label="ends inside a sentence")[0],
-        ], loc="lower left", bbox_to_anchor=(0, 1.0), ncol=3, fontsize=8, frameon=False)
-
     def _redraw(self, _change=None) -> None:
+        if self._drawing:  # lowering the stepper's max below its value fires a second change
+            return
+        self._drawing = True
+        try:
+            self._draw()
+        finally:
+            self._drawing = False
+
+    def _draw(self) -> None:
         windows = self.windows()
         k, unit = len(windows), KIND_LABELS[self.kind]
         self.chunk_slider.max = max(k, 1)  # clamps the stepper when K drops
@@ -191,25 +308,33 @@ class UnitsExplorer(widgets.VBox):
         current = self.chunk_slider.value - 1 if k else None
         chunks = self.char_windows()
         cut = cut_boundaries(chunks, self.sentences)
+        reads = self.reads()
+        read_ends = [stop for _, stop in reads]
         if k:
             (first, stop), (start, end) = windows[current], chunks[current]
-            self.step_label.value = (f"<b>Chunk {current + 1} of {k}</b>: {unit} {first} to "
-                                     f"{stop}, characters {start} to {end}")
-            piece = window_text(self.text, self.spans(), windows[current])
-            self.chunk_text.value = (
-                "<div style='white-space:pre-wrap;border:2px solid #000;padding:0.4em;"
-                f"max-height:10em;overflow-y:auto'>{html.escape(piece)}</div>")
+            pieces, read_end = reads[current]
+            verdict = ("all-MiniLM-L6-v2 reads all of it" if read_end >= end else
+                       f"all-MiniLM-L6-v2 reads only characters {start} to {read_end} "
+                       f"({MINILM_TEXT_PIECES} of its {pieces} word pieces)")
+            where = (f"characters {start} to {end}" if self.kind == "characters" else
+                     f"{unit} {first} to {stop}, characters {start} to {end}")
+            self.step_label.value = f"<b>Chunk {current + 1} of {k}</b>: {where}; {verdict}"
+            self.chunk_text.value = chunk_view_html(self.text, chunks, current, cut, read_end)
         else:
             self.step_label.value = "<b>No chunks</b>: the text has no units."
             self.chunk_text.value = ""
-        self._draw(windows, cut, current)
+        draw_unit_chunks(self.figure.axes[0], windows, len(self.spans()), unit, current=current,
+                         cut=cut, unread=self.unread_from(reads))
+        truncated = sum(1 for stop, (_s, end) in zip(read_ends, chunks, strict=True) if stop < end)
         alt = (f"{k} chunks drawn as bars over {len(self.spans())} {unit}"
                + (f"; chunk {current + 1} outlined" if k else "")
-               + "; an × where a chunk ends inside a sentence.")
+               + f"; an × at each of the {len(cut)} chunk ends inside a sentence"
+               + (f"; a dotted grey tail on the {truncated} chunks that all-MiniLM-L6-v2 cuts "
+                  "short." if truncated else "; all-MiniLM-L6-v2 reads every chunk whole."))
         refresh_png(self.image, self.figure, alt)
-        self.text_view.value = text_view_html(self.text, chunks, current, cut)
+        self.text_view.value = text_view_html(self.text, chunks, current, cut, read_ends)
         title = f"Chunks of C = {self.size_slider.value} {unit}"
-        self.summary.value = (summary_html(title, self.summary_rows())
+        self.summary.value = (summary_html(title, self.summary_rows(reads))
                               + f"<p><small>Plot: {html.escape(alt)}</small></p>")
 
 

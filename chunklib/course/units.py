@@ -1,0 +1,196 @@
+"""Lesson 1 (Units and windows): the hands-on self-checks and the multiple-choice questions.
+
+Expected values are computed with ``chunklib`` when a check runs: the lengths N come from the
+course passage itself (``sample_passage``), counted by ``chunklib.units`` and
+``chunklib.tokens``, and K and the last chunk from ``chunklib.units.fixed_windows``.
+
+Leaves out: prose; the notebook ``notebooks/01-units/units.ipynb`` holds it. The numbers in
+the quiz explanations are pinned by ``tests/test_lesson01_figures.py``.
+
+    >>> CHECKS["ex1_k"].expected()
+    7
+"""
+
+from chunklib.budgets import prefix_end
+from chunklib.quiz import Question
+from chunklib.selfcheck import Check
+from chunklib.tokens import token_spans
+from chunklib.units import fixed_windows, sample_passage, unit_spans
+
+#: The Part 1 examples: (N, C) and the unit N counts. N is measured on the passage where named.
+PART1 = {
+    "ex1": ("words", 200),          # the passage's word-like units, C = 200
+    "ex2": (1000, 250),             # an exact fit
+    "ex3": ("characters", 1500),    # the passage's characters, C = 1500
+    "ex4": ("cl100k_tokens", 2000),  # the passage's cl100k tokens, a window larger than N
+}
+
+
+def part1_n(example: str) -> int:
+    """N of a Part 1 example: a number, or the passage's length in the named unit.
+
+    ``part1_n("ex1")`` -> 1204
+    """
+    n, _size = PART1[example]
+    if isinstance(n, int):
+        return n
+    passage = sample_passage()
+    return {"words": lambda: len(unit_spans(passage)), "characters": lambda: len(passage),
+            "cl100k_tokens": lambda: len(token_spans(passage))}[n]()
+
+
+def part1_k(example: str) -> int:
+    """The number of fixed windows K of a Part 1 example.
+
+    ``part1_k("ex2")`` -> 4
+    """
+    return len(fixed_windows(part1_n(example), PART1[example][1]))
+
+
+def part1_last(example: str) -> int:
+    """The length of the last window of a Part 1 example.
+
+    ``part1_last("ex2")`` -> 250
+    """
+    start, end = fixed_windows(part1_n(example), PART1[example][1])[-1]
+    return end - start
+
+
+def _reach_letter() -> str:
+    """The Predict-first option that holds: where the first 1000 cl100k tokens end."""
+    reach = prefix_end(token_spans(sample_passage()), 1000)
+    return "A" if reach < 1500 else "B" if reach < 3000 else "C" if reach < 5757 else "D"
+
+
+_K = ("Divide N by C and round up: a part-filled window at the end is still a chunk, "
+      "so K = ⌈N / C⌉.")
+_LAST = ("The first K − 1 chunks are full, C units each; the last holds what is left, "
+         "N − (K − 1)·C, which is at least 1 and at most C.")
+_REACH = ("A cl100k token is often a whole short word with its leading space, so a budget in "
+          "tokens reaches several times further than the same number of characters. Try it in "
+          "the explorer: choose cl100k tokens and C = 1000, and read where chunk 1 ends.")
+
+CHECKS = {
+    "predict_reach": Check(_reach_letter, _REACH),
+    **{f"{ex}_k": Check(lambda ex=ex: part1_k(ex), _K) for ex in PART1},
+    **{f"{ex}_last": Check(lambda ex=ex: part1_last(ex), _LAST) for ex in PART1},
+}
+
+QUIZ = [
+    Question(
+        "A team's budget is 1000 cl100k tokens per chunk, and its splitter is set to "
+        "`chunk_size=1000` with the default length function, Python's `len`. How much of the "
+        "token budget does a full chunk of this lesson's passage use?",
+        {
+            "A": ("All of it: 1000 characters are about 1000 tokens.",
+                  "A cl100k token is usually a short word with its leading space, several "
+                  "characters long: the first 1000 characters of the passage hold 215 tokens."),
+            "B": ("About a fifth: the first 1000 characters of the passage hold 215 tokens.",
+                  "the chunks are far smaller than the budget allows. Counted in tokens, the "
+                  "first chunk would run to character 4721."),
+            "C": ("More than all of it: 1000 characters overflow 1000 tokens.",
+                  "It is the other way round: one token holds several characters, so a "
+                  "character budget is the smaller one."),
+            "D": ("It depends on the language only, not on the text.",
+                  "The language matters, but so does the text: numbers, code, emoji and rare "
+                  "words cost more tokens per character. Measure on your own documents."),
+        },
+        "B",
+    ),
+    Question(
+        "A 1500-character chunk (the passage's first) goes to all-MiniLM-L6-v2 through "
+        "sentence-transformers. What happens to the text beyond the model's limit?",
+        {
+            "A": ("The model raises an error, so the mistake shows at once.",
+                  "sentence-transformers cuts the input to the model's max_seq_length, 256 word "
+                  "pieces with [CLS] and [SEP], without an error. (Some hosted embedding APIs do "
+                  "refuse over-long input; either way the budget belongs to the model.)"),
+            "B": ("The model embeds the text in two halves and averages the two vectors.",
+                  "Some pipelines build that themselves; the model does not. It reads one "
+                  "window of at most 256 positions."),
+            "C": ("The vector stands for the first 254 word pieces only, characters 0 to 1184; "
+                  "the rest is silently ignored.",
+                  "a question answered by the last 316 characters can never match this "
+                  "chunk's vector, and nothing warns you."),
+            "D": ("The model compresses the text to fit, so every word still counts.",
+                  "An encoder reads a fixed number of positions; what does not fit is dropped, "
+                  "not compressed."),
+        },
+        "C",
+    ),
+    Question(
+        "A user types the four-letter word café into a form. In Python, `len(word)` is 5 and "
+        "`word[3]` is `'e'`. What happened?",
+        {
+            "A": ("The é was typed as an e followed by a combining accent (U+0301): two code "
+                  "points, one visible character.",
+                  "Python counts code points, not what the reader sees. unit_spans finds two "
+                  "units there, 'cafe' and the lone accent; unicodedata.normalize('NFC', word) "
+                  "joins them into one é and a length of 4."),
+            "B": ("Python's len counts UTF-8 bytes.",
+                  "len of a str counts code points; this word is 6 bytes in UTF-8."),
+            "C": ("Python always stores an accented letter as two characters.",
+                  "Only when the text holds it that way: a precomposed é (U+00E9) is one code "
+                  "point, and len('café') is then 4."),
+            "D": ("The form appended an invisible newline.",
+                  "A newline would sit at the end, not make word[3] an e without its accent."),
+        },
+        "A",
+    ),
+    Question(
+        "A chunker promises 'at most 10 characters' and counts with Python's `len`. The text "
+        "is four 👩‍💻 emoji (woman technologist) in a row. What does it make of them?",
+        {
+            "A": ("One chunk: four visible characters fit in 10.",
+                  "Python sees 12 code points: each 👩‍💻 is 👩, an invisible zero-width joiner "
+                  "(U+200D) and 💻."),
+            "B": ("Three chunks, because it counts UTF-8 bytes.",
+                  "len counts code points, not bytes (the text is 44 bytes in UTF-8)."),
+            "C": ("It raises an error: emoji are not text.",
+                  "Emoji are ordinary Unicode text. Nothing complains; the cut just lands "
+                  "inside one."),
+            "D": ("Two chunks, cutting the fourth emoji apart: the first ends with 👩, the "
+                  "second starts with the joiner and 💻.",
+                  "12 code points make windows (0, 10) and (10, 12), and offset 10 falls "
+                  "inside the fourth emoji, so each chunk shows a broken piece of it."),
+        },
+        "D",
+    ),
+    Question(
+        "Fixed windows of C = 300 units over a document of N = 1000 units, no overlap. How "
+        "many units does the last chunk hold?",
+        {
+            "A": ("300: every chunk holds C units.",
+                  "Only the first K − 1 chunks are full."),
+            "B": ("About 333: the units are spread evenly over the chunks.",
+                  "Some chunkers balance their sizes; fixed windows fill each window before "
+                  "starting the next."),
+            "C": ("100: K = ⌈1000 / 300⌉ = 4, and the last holds 1000 − 3·300.",
+                  "the first three chunks hold 300 each and the fourth what is left."),
+            "D": ("0: a fourth window would be empty, so there are three.",
+                  "Three windows end at 900 and miss the last 100 units; the fourth, (900, "
+                  "1000), holds them. No window is ever empty: when C divides N exactly, the "
+                  "last chunk is full."),
+        },
+        "C",
+    ),
+    Question(
+        "A chunker counts cl100k tokens and is set to 256, the same number as "
+        "all-MiniLM-L6-v2's limit. Is everything it embeds read whole by that model?",
+        {
+            "A": ("Yes: 256 tokens fit in a limit of 256.",
+                  "Both say 256, but they count different units: a budget belongs to the model "
+                  "that reads the text."),
+            "B": ("No: on the passage 4 of its 5 chunks are longer than the 254 word pieces the "
+                  "model reads.",
+                  "the model counts its own word pieces, and [CLS] and [SEP] take two of its "
+                  "256 positions. Count with the model's tokenizer and leave room for both."),
+            "C": ("Yes, as long as no chunk cuts a sentence.",
+                  "Where a chunk ends has nothing to do with how many word pieces it holds."),
+            "D": ("No, but only the last chunk overflows, because it is shorter.",
+                  "A shorter chunk is the one most likely to fit; here it is the only one that "
+                  "does."),
+        },
+        "B",
+    ),
+]

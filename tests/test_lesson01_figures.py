@@ -1,0 +1,234 @@
+"""Every number lesson 1 states in prose is computed here with chunklib and found in the text.
+
+``test_every_number_in_the_lesson_is_pinned`` closes the loop: a number in the lesson's prose,
+quiz or Part 1 prompts that no claim below recomputes fails the suite.
+"""
+
+import re
+import unicodedata
+
+import nbformat
+import pytest
+
+from chunklib.budgets import minilm_reads, prefix_end, spans_of, units_within
+from chunklib.course import units as course
+from chunklib.sentences import split_sentences
+from chunklib.tokens import (
+    MINILM_MAX_SEQ_LENGTH,
+    MINILM_SPECIAL_TOKENS,
+    token_spans,
+    truncated_at,
+    wordpiece_spans,
+)
+from chunklib.units import cut_sentences, fixed_windows, sample_passage, unit_spans
+from chunklib.windows import unit_windows
+from tests.nbgrading import lesson_notebook
+
+NB = nbformat.read(lesson_notebook("01-units"), as_version=4)
+LESSON_MD = [c.source for c in NB.cells if c.cell_type == "markdown"
+             and "chapter-reference" not in c.metadata.get("tags", [])]
+PROSE = " ".join("\n".join(LESSON_MD).split())          # whitespace collapsed
+QUIZ = " ".join(" ".join(why for q in course.QUIZ for _t, why in q.options.values()).split())
+CODE = "\n".join(c.source for c in NB.cells if c.cell_type == "code")
+
+PASSAGE = sample_passage()
+TOKENS = token_spans(PASSAGE)
+SENTENCES = split_sentences(PASSAGE)
+PIECES_READ = MINILM_MAX_SEQ_LENGTH - MINILM_SPECIAL_TOKENS
+
+
+def windows(kind, size):
+    return unit_windows(spans_of(PASSAGE, kind), size, 0)
+
+
+def overflowing(kind, size):
+    return sum(1 for p, _ in minilm_reads(PASSAGE, windows(kind, size)) if p > PIECES_READ)
+
+
+def largest(kind, size):
+    return max(p for p, _ in minilm_reads(PASSAGE, windows(kind, size)))
+
+
+def cut(kind, size):
+    return cut_sentences(SENTENCES, windows(kind, size))
+
+
+def read_lengths(kind, size):
+    return [stop - start for (start, _), (_, stop)
+            in zip(windows(kind, size), minilm_reads(PASSAGE, windows(kind, size)), strict=True)]
+
+
+FACE, TECHNOLOGIST, KANJI = "cafe\u0301", "👩\u200d💻", "日本語の文章です"
+
+CLAIMS = [  # (text the lesson shows, is it true by chunklib)
+    ("👩‍💻 is three", len(TECHNOLOGIST) == 3),
+    ("🚨 takes three", len(token_spans("🚨")) == 3),
+    ("an operations runbook of 5757 characters", len(PASSAGE) == 5757),
+    ("puts the first 1000 tokens into chunk 1. Where does chunk 1 end?",
+     fixed_windows(len(TOKENS), 1000)[0] == (0, 1000)),
+    ("**C**: near character 4700", round(prefix_end(TOKENS, 1000), -2) == 4700
+     and course.CHECKS["predict_reach"].expected() == "C"),
+    ("1000 tokens are more than 5757 characters", len(TOKENS) > 1000),
+    ("`¦3` marks where chunk 3 begins", True),                       # notation, not a figure
+    ("choose **cl100k tokens** and **C = 1000**. The line above the chunk says where chunk 1 ends",
+     prefix_end(TOKENS, 1000) < len(PASSAGE)),
+    ("With **word-like units** and **C = 200**", len(windows("words", 200)) > 1),
+    ("try **C = 30**: more, smaller chunks, and 36 of the 70 sentences are cut instead of 6",
+     (cut("words", 30), len(SENTENCES), cut("words", 200)) == (36, 70, 6)),
+    ("Choose **characters** and **C = 1500**. Every chunk has a dotted grey tail",
+     overflowing("characters", 1500) == len(windows("characters", 1500))),
+    ("reads only about the first 1200 characters of each",
+     all(abs(n - 1200) <= 40 for n in read_lengths("characters", 1500))),
+    ("At **C = 1000** every chunk fits", overflowing("characters", 1000) == 0),
+    ("Choose **cl100k tokens** and **C = 260**, close to the model's limit of 256: 4 of the 5 "
+     "chunks overflow it", (overflowing("cl100k_tokens", 260),
+                            len(windows("cl100k_tokens", 260))) == (4, 5)
+     and MINILM_MAX_SEQ_LENGTH == 256),
+    ("At **C = 250** they all fit, the largest with exactly the 254 word pieces the model reads",
+     overflowing("cl100k_tokens", 250) == 0 and largest("cl100k_tokens", 250) == 254
+     and PIECES_READ == 254),
+    ("the three cl100k tokens that share the 🚨",
+     [s for s in token_spans("The runbook's 🚨 alert: don't panic.") if s[1] == 15]
+     == [(13, 15), (14, 15), (14, 15)]),
+    ("byte-level BPE split its four UTF-8 bytes", len("🚨".encode()) == 4),
+    ("the word pieces `run` and `book`",
+     [(s, e) for s, e in wordpiece_spans("The runbook's")][1:3] == [(4, 7), (7, 11)]),
+    ("(an `e` followed by U+0301)", unicodedata.name("\u0301") == "COMBINING ACUTE ACCENT"),
+    ("Word-like units make two units of that café, three of the emoji and one of the whole "
+     "Japanese sentence", (len(unit_spans(FACE)), len(unit_spans(TECHNOLOGIST)),
+                           len(unit_spans(KANJI))) == (2, 3, 1)),
+    ("the embedding model drops the accent and reads the emoji as a single unknown piece",
+     wordpiece_spans(FACE) == [(0, 4)] and wordpiece_spans(TECHNOLOGIST) == [(0, 3)]),
+    ("The same budget of 1000, counted in each unit", True),         # the table's parameter
+    ("the first 1000 cl100k tokens reach character 4721, while the first 1000 characters hold "
+     "only 215 tokens: about 4.7 characters per token",
+     (prefix_end(TOKENS, 1000), units_within(TOKENS, 1000), round(len(PASSAGE) / len(TOKENS), 1))
+     == (4721, 215, 4.7)),
+    ("reads at most 256 word pieces, two of which are its markers `[CLS]` and `[SEP]`",
+     (MINILM_MAX_SEQ_LENGTH, MINILM_SPECIAL_TOKENS) == (256, 2)),
+    ("On the passage it stops reading at character 1184", truncated_at(PASSAGE) == 1184),
+    ("All 4 chunks of 1500 characters overflow the model",
+     overflowing("characters", 1500) == len(windows("characters", 1500)) == 4),
+    ("With 1000-character chunks every chunk fits (the largest has 218 word pieces)",
+     overflowing("characters", 1000) == 0 and largest("characters", 1000) == 218),
+    ("With windows of 200 word-like units, 6 of the passage's 70 sentences",
+     (cut("words", 200), len(SENTENCES)) == (6, 70)),
+    ("with windows of 30, 36", cut("words", 30) == 36),
+    ("**Example 1**: the passage's N = 1204 word-like units, C = 200",
+     course.part1_n("ex1") == len(unit_spans(PASSAGE)) == 1204),
+    ("**Example 2**: N = 1000 units, C = 250. Careful: C divides N.", 1000 % 250 == 0),
+    ("**Example 3**: the passage's N = 5757 characters, C = 1500",
+     course.part1_n("ex3") == len(PASSAGE) == 5757),
+    ("**Example 4**: the passage's N = 1229 cl100k tokens, C = 2000, a window larger than the "
+     "text", course.part1_n("ex4") == len(TOKENS) == 1229 < 2000),
+    ("`[]` for `n = 0`; `ValueError` for `size < 1`", fixed_windows(0, 1) == []),
+    ("cell of examples (1 point) and a cell of hidden tests with edge cases (2 points)", True),
+    ("**Question 5.** Fixed windows of C = 300 units over a document of N = 1000 units",
+     fixed_windows(1000, 300)[-1] == (900, 1000)),
+    ("**D**: 0: a fourth window would be empty, so there are three.",
+     len(fixed_windows(1000, 300)) == 4),
+    ("**B**: About 333: the units are spread evenly", round(1000 / 3) == 333),
+    ("**Question 1.** A team's budget is 1000 cl100k tokens per chunk, and its splitter is set "
+     "to `chunk_size=1000`", units_within(TOKENS, 1000) < 1000),
+    ("**Question 2.** A 1500-character chunk (the passage's first)",
+     windows("characters", 1500)[0] == (0, 1500)),
+    ("the first 254 word pieces only, characters 0 to 1184",
+     truncated_at(PASSAGE[:1500]) == 1184),
+    ("`len(word)` is 5 and `word[3]` is `'e'`", len(FACE) == 5 and FACE[3] == "e"),
+    ("**Question 4.** A chunker promises 'at most 10 characters'", True),  # the question's size
+    ("set to 256, the same number as all-MiniLM-L6-v2's limit",
+     overflowing("cl100k_tokens", 256) == 4),
+    ("on the passage 4 of its 5 chunks are longer than the 254 word pieces the model reads",
+     (overflowing("cl100k_tokens", 256), len(windows("cl100k_tokens", 256))) == (4, 5)),
+]
+
+QUIZ_CLAIMS = [
+    ("the first 1000 characters of the passage hold 215 tokens",
+     units_within(TOKENS, 1000) == 215),
+    ("the first chunk would run to character 4721", prefix_end(TOKENS, 1000) == 4721),
+    ("256 word pieces with [CLS] and [SEP]", MINILM_MAX_SEQ_LENGTH == 256),
+    ("a question answered by the last 316 characters",
+     1500 - truncated_at(PASSAGE[:1500]) == 316),
+    ("this word is 6 bytes in UTF-8", len(FACE.encode()) == 6),
+    ("a precomposed é (U+00E9) is one code point, and len('café') is then 4",
+     unicodedata.normalize("NFC", FACE) == "caf\u00e9" and len("caf\u00e9") == 4),
+    ("joins them into one é and a length of 4", len(unicodedata.normalize("NFC", FACE)) == 4),
+    ("Python sees 12 code points: each 👩‍💻 is 👩, an invisible zero-width joiner (U+200D)",
+     len(TECHNOLOGIST * 4) == 12 and unicodedata.name("\u200d") == "ZERO WIDTH JOINER"),
+    ("the text is 44 bytes in UTF-8", len((TECHNOLOGIST * 4).encode()) == 44),
+    ("12 code points make windows (0, 10) and (10, 12), and offset 10 falls inside the fourth "
+     "emoji", fixed_windows(12, 10) == [(0, 10), (10, 12)] and 9 < 10 < 12),
+    ("It reads one window of at most 256 positions", MINILM_MAX_SEQ_LENGTH == 256),
+    ("Three windows end at 900 and miss the last 100 units; the fourth, (900, 1000), holds them",
+     fixed_windows(1000, 300)[-1] == (900, 1000)),
+    ("[CLS] and [SEP] take two of its 256 positions", MINILM_SPECIAL_TOKENS == 2),
+    ("here it is the only one that does",
+     [p <= PIECES_READ for p, _ in minilm_reads(PASSAGE, windows("cl100k_tokens", 256))]
+     == [False] * 4 + [True]),
+]
+
+OPTION_CLAIMS = [  # the right options' texts, by chunklib
+    ("100: K = ⌈1000 / 300⌉ = 4, and the last holds 1000 − 3·300",
+     (len(fixed_windows(1000, 300)), 1000 - 3 * 300) == (4, 100)),
+]
+
+
+@pytest.mark.parametrize("text, true", CLAIMS, ids=[c[0][:40] for c in CLAIMS])
+def test_prose_claims(text, true):
+    assert " ".join(text.split()) in PROSE and true
+
+
+@pytest.mark.parametrize("text, true", QUIZ_CLAIMS, ids=[c[0][:40] for c in QUIZ_CLAIMS])
+def test_quiz_explanations(text, true):
+    assert text in QUIZ and true
+
+
+@pytest.mark.parametrize("text, true", OPTION_CLAIMS, ids=[c[0][:40] for c in OPTION_CLAIMS])
+def test_quiz_options(text, true):
+    assert text in PROSE and true
+
+
+# Numbers that are names, not figures: lesson and part numbers, code points, model names.
+NAMES = [r"Lesson \d of 6", r"[Ll]essons? \d(?: and \d)?", r"Part \d", r"Example \d",
+         r"Question \d", r"To do \d", r"\bq\d\b", r"U\+[0-9A-F]{4}", r"gpt-3\.5-turbo",
+         r"GPT-4", r"text-embedding-3", r"cl100k", r"o200k", r"MiniLM-L6-v2", r"UTF-8", r"gpt2",
+         r"\*\*Question \d\.\*\*"]
+
+
+def numbers(text):
+    for pattern in NAMES:
+        text = re.sub(pattern, " ", text)
+    return set(re.findall(r"(?<![\w.])\d+(?:\.\d+)?", text))
+
+
+def test_every_number_in_the_lesson_is_pinned():
+    pinned = set().union(*(numbers(t) for t, _ in CLAIMS + QUIZ_CLAIMS + OPTION_CLAIMS))
+    stated = numbers(PROSE) | numbers(QUIZ)
+    assert stated - pinned == set(), "numbers stated without a claim in this file"
+
+
+def test_part1_answers_and_checks_are_chunklibs():
+    for ex in course.PART1:
+        n, size = course.part1_n(ex), course.PART1[ex][1]
+        k, last = len(fixed_windows(n, size)), n - (len(fixed_windows(n, size)) - 1) * size
+        assert (course.CHECKS[f"{ex}_k"].expected(), course.CHECKS[f"{ex}_last"].expected()) \
+            == (k, last) == (course.part1_k(ex), course.part1_last(ex))
+        assert f"{ex}_k = {k}\n### END SOLUTION" in CODE
+        assert f"{ex}_last = {last}\n### END SOLUTION" in CODE
+    assert [course.part1_k(ex) for ex in course.PART1] == [7, 4, 4, 1]
+    assert [course.part1_last(ex) for ex in course.PART1] == [4, 250, 1257, 1229]
+
+
+def test_hidden_literals_match_chunklib():
+    # the passage figures embedded in the hidden tests were computed at authoring time
+    assert f"passage_sentences = {SENTENCES!r}" in CODE
+    assert f"passage_windows = {windows('words', 200)!r}" in CODE
+    assert f"assert _same(f(passage_sentences, passage_windows), {cut('words', 200)!r})" in CODE
+    head = PASSAGE[:400]
+    assert f"head = {head!r}" in CODE and repr(unit_spans(head)) in CODE
+
+
+def test_demo_cells_call_chunklib():
+    for call in ("units_explorer()", "unit_table(", "budget_table(passage, 1000)",
+                 'truncation_table(passage, 1500, "characters")'):
+        assert call in CODE, call
