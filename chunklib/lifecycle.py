@@ -1,12 +1,18 @@
-"""Planning an incremental update: which chunks to keep, re-embed, re-index, add or tombstone.
+"""Incremental updates: plan which chunks to keep, re-embed, re-index, add or tombstone, and
+carry the plan out in a shadow generation of the lesson-5 index (``chunklib.index``).
 
-Compares the chunks of the published revision with the candidate chunks of a new one by
-``chunk_id``: a changed retrieval hash means a new vector (re-embed); an unchanged hash with a
-changed ACL means a new index entry but the same vector (re-index); ids that vanish get
-tombstones so that deletion reaches the index, caches and backups (lesson 5).
+``plan_update`` compares the chunks of the published generation with the candidates of a new
+revision by ``chunk_id``: a changed retrieval hash means a new vector (re-embed); an unchanged
+hash with a changed ACL means a new index entry but the same vector (re-index); ids that vanish
+get tombstones so that deletion reaches the index. ``update`` runs the seed's steps: parse and
+chunk the new revisions, validate them (a revision whose ACL rule matches no heading is refused
+whole; a chunk with a missing or empty ACL is stored but never enters the index), embed only
+the retrieval texts that have no vector yet, write the shadow generation in batches, and
+publish it with one switch of the pointer. ``FakeEmbedder`` stands in for a model: deterministic
+vectors from a hash, and a count of its calls. ``rename_heading``, ``insert_paragraph`` and
+``set_section_acl`` make the edited revisions the lesson uses.
 
-Leaves out: executing the plan (the lesson-5 index does it in a shadow generation and switches
-the published pointer atomically).
+Leaves out: real embeddings, several builders at once, timed rollback windows.
 
     >>> plan_update([], [{"chunk_id": "a", "retrieval_sha256": "r", "acl": ["g"]}])["add"]
     ['a']
@@ -14,7 +20,15 @@ the published pointer atomically).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import dataclasses
+import hashlib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+from chunklib.elements import parse_elements
+from chunklib.fixture import SectionAcl, Source, unmatched_acl_rules
+from chunklib.index import ChunkIndex
+from chunklib.records import ChunkRecord, normalize_acl
+from chunklib.structure import DEFAULT_OVERLAP, DEFAULT_SIZE, structure_chunks
 
 ACTIONS = ("keep", "reembed", "reindex", "add", "tombstone")
 
@@ -38,7 +52,8 @@ def plan_update(old_chunks: Iterable[Mapping], new_chunks: Iterable[Mapping]) ->
     """``{"keep", "reembed", "reindex", "add", "tombstone"}`` -> sorted chunk ids.
 
     Same id, retrieval hash and ACL: keep; same id, retrieval hash changed: reembed (whatever
-    the ACL did); same id and hash, ACL changed: reindex; only new: add; only old: tombstone.
+    the ACL did); same id and hash, ACL changed (compared as sets of groups; missing differs
+    from empty): reindex; only new: add; only old: tombstone. Lesson 5.
     ``plan_update([{"chunk_id": "a", "retrieval_sha256": "r", "acl": ["g"]}], [])["tombstone"]``
     -> ['a']
     """
@@ -56,3 +71,158 @@ def plan_update(old_chunks: Iterable[Mapping], new_chunks: Iterable[Mapping]) ->
             plan["keep"].append(cid)
     plan["tombstone"] = [cid for cid in old if cid not in new]
     return {action: sorted(ids) for action, ids in plan.items()}
+
+
+class FakeEmbedder:
+    """A deterministic stand-in for an embedding model that counts its calls (no download).
+
+    ``hook(n)``, if given, runs before the n-th call: tests use it to fail or stall a build.
+    ``FakeEmbedder()("hello")[:2]`` -> (-0.552941, 0.184314)
+    """
+
+    model = "fake-embed-v1"
+
+    def __init__(self, dims: int = 8, hook: Callable[[int], None] | None = None):
+        self.dims, self.hook, self.calls = dims, hook, 0
+
+    def __call__(self, text: str) -> tuple[float, ...]:
+        if self.hook is not None:
+            self.hook(self.calls + 1)
+        self.calls += 1
+        digest = hashlib.sha256(text.encode("utf-8")).digest()
+        return tuple(round(b / 127.5 - 1, 6) for b in digest[: self.dims])
+
+
+@dataclasses.dataclass(frozen=True)
+class UpdateReport:
+    """What one ``update`` did: the plan, the vectors computed, the chunks kept out."""
+
+    generation: int
+    published: bool
+    plan: dict[str, list[str]]
+    embedded: int
+    refused: list[str]
+    entries: int
+
+    def __str__(self) -> str:
+        counts = ", ".join(f"{a} {len(self.plan[a])}" for a in ACTIONS)
+        state = "published" if self.published else "built (shadow, not published)"
+        return (f"generation {self.generation} {state}: {self.entries} index entries; {counts}; "
+                f"vectors computed: {self.embedded}; refused for a missing or empty ACL: "
+                f"{len(self.refused)}")
+
+
+def validate_revision(source: Source, chunks: Sequence[ChunkRecord],
+                      max_chars: int = DEFAULT_SIZE) -> None:
+    """Refuse a revision (ValueError) whose ACL rules match no heading, whose chunks do not
+    reproduce the source, belong to another tenant or exceed ``max_chars`` (table rows
+    excepted). ``validate_revision(guide, structure_chunks(guide))`` -> None
+    """
+    problems = [f"ACL rule for {' > '.join(r.heading_path)!r} matches no heading"
+                for r in unmatched_acl_rules(source)]
+    for c in chunks:
+        if source.text[c.start:c.end] != c.text or c.tenant_id != source.tenant_id:
+            problems.append(f"chunk {c.ordinal} does not match the source or its tenant")
+        if c.kind != "table" and c.end - c.start > max_chars:
+            problems.append(f"chunk {c.ordinal} is longer than {max_chars} characters")
+    if problems:
+        raise ValueError(f"{source.source_id} {source.revision} refused: " + "; ".join(problems))
+
+
+def update(index: ChunkIndex, sources: Iterable[Source], embedder: FakeEmbedder, *,
+           deleted: Iterable[str] = (), publish: bool = True, batch: int = 16,
+           size: int = DEFAULT_SIZE, overlap: int = DEFAULT_OVERLAP) -> UpdateReport:
+    """Build a shadow generation from the published one: ``sources`` replace their earlier
+    revisions, ``deleted`` source ids are tombstoned, every other source is carried over.
+    Then publish it (one pointer switch) unless ``publish=False``. Lesson 5.
+
+    ``str(update(ChunkIndex(), load_sources(), FakeEmbedder()))`` -> 'generation 1 published: ...'
+    """
+    sources, deleted = list(sources), set(deleted)
+    base = index.published()
+    old_entries = index.entries(base) if base is not None else {}
+    old_records = index.chunks(base) if base is not None else []
+    changed = deleted | {s.source_id for s in sources}
+    candidates = [c for c in old_records if c.source_id not in changed]
+    for source in sources:
+        chunks = structure_chunks(source, size, overlap)
+        validate_revision(source, chunks, max(size, 1))
+        candidates += chunks
+    accepted = [c for c in candidates if c.acl]  # fail-closed: missing or empty ACL stays out
+    plan = plan_update(old_entries.values(), [dataclasses.asdict(c) for c in accepted])
+    generation = index.begin(base, f"update of {', '.join(sorted(changed)) or 'nothing'}")
+    before = embedder.calls
+    try:
+        for i in range(0, len(candidates), batch):
+            with index.batch():  # a crash loses at most this batch; readers never see it
+                for record in candidates[i:i + batch]:
+                    if not record.acl:
+                        index.put(generation, record)
+                        continue
+                    vector = None
+                    if index.vector(embedder.model, record.retrieval_sha256) is None:
+                        vector = embedder(record.retrieval_text)
+                    index.put(generation, dataclasses.replace(
+                        record, embedding_model=embedder.model,
+                        index_revision=index.index_revision), embedder.model, vector)
+        owner = {c.chunk_id: c.source_id for c in old_records}
+        refused = {c.chunk_id for c in candidates if not c.acl}
+        index.tombstone(generation, [
+            (cid, old_entries[cid]["index_entry_id"], owner[cid],
+             "source deleted" if owner[cid] in deleted else
+             "ACL missing" if cid in refused else "gone from the new revision")
+            for cid in plan["tombstone"]])
+        index.finish(generation)
+    except BaseException:
+        index.finish(generation, "failed")
+        raise
+    if publish:
+        index.publish(generation)
+    return UpdateReport(generation, publish, plan, embedder.calls - before, sorted(refused),
+                        len(accepted))
+
+
+def _heading(source: Source, heading_path: Sequence[str]):
+    for element in parse_elements(source.text):
+        if element.kind == "heading" and element.heading_path == tuple(heading_path):
+            return element
+    raise ValueError(f"heading_path {tuple(heading_path)!r} is not a heading of "
+                     f"{source.source_id}")
+
+
+def rename_heading(source: Source, heading_path: Sequence[str], title: str) -> Source:
+    """A new revision with one heading renamed; ACL rules on it and below it follow the name.
+
+    ``rename_heading(guide, ("Deployment Guide", "Environment Matrix"), "Environments")``
+    """
+    element, old = _heading(source, heading_path), tuple(heading_path)
+    if not element.text.endswith(old[-1]):
+        raise ValueError(f"cannot find the title at the end of {element.text!r}")
+    cut = element.end - len(old[-1])
+    new = old[:-1] + (title,)
+    rules = tuple(SectionAcl(new + r.heading_path[len(old):], r.groups)
+                  if r.heading_path[:len(old)] == old else r for r in source.section_acls)
+    return dataclasses.replace(source, text=source.text[:cut] + title + source.text[element.end:],
+                               revision=source.revision + "+rename", section_acls=rules)
+
+
+def insert_paragraph(source: Source, heading_path: Sequence[str], paragraph: str) -> Source:
+    """A new revision with ``paragraph`` inserted right below the heading at ``heading_path``.
+
+    ``insert_paragraph(guide, ("Deployment Guide", "Overview"), "New note.")``
+    """
+    end = _heading(source, heading_path).end
+    text = source.text[:end] + "\n\n" + paragraph.strip() + source.text[end:]
+    return dataclasses.replace(source, text=text, revision=source.revision + "+insert")
+
+
+def set_section_acl(source: Source, heading_path: Sequence[str],
+                    groups: Iterable[str] | None) -> Source:
+    """A new revision whose section at ``heading_path`` gets ``groups`` (None: a missing ACL).
+
+    ``set_section_acl(guide, ("Deployment Guide", "Environment Matrix"), ["employees", "sre"])``
+    """
+    path = tuple(_heading(source, heading_path).heading_path)
+    rule = SectionAcl(path, normalize_acl(groups))
+    rules = tuple(r for r in source.section_acls if r.heading_path != path) + (rule,)
+    return dataclasses.replace(source, section_acls=rules, revision=source.revision + "+acl")

@@ -1,5 +1,6 @@
 """Lesson 5 building blocks: ids, fail-closed access control, update plans."""
 
+import dataclasses
 import hashlib
 
 import pytest
@@ -7,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chunklib.access import authorized, search, term_overlap
+from chunklib.fixture import load_source, load_sources
 from chunklib.identity import (
     H,
     acl_snapshot_sha256,
@@ -15,7 +17,8 @@ from chunklib.identity import (
     index_entry_id,
     sha256_hex,
 )
-from chunklib.lifecycle import plan_update
+from chunklib.lifecycle import insert_paragraph, plan_update, rename_heading
+from chunklib.structure import structure_chunks
 
 
 def test_h_is_the_course_definition():
@@ -121,3 +124,72 @@ def test_plan_update_partitions_the_ids(old_ids, new_ids):
     plan = plan_update([_c(i) for i in old_ids], [_c(i) for i in new_ids])
     assert sorted(plan["add"] + plan["keep"]) == sorted(new_ids)
     assert sorted(plan["keep"] + plan["tombstone"]) == sorted(old_ids)
+
+
+# ---------------------------------------------------------------- ids on the course fixture
+GUIDE = load_source("deployment-guide")
+MATRIX = ("Deployment Guide", "Environment Matrix")
+HEADER = "| Environment | Replica count | Approval |"
+
+
+def _entry(chunk, index_revision="idx-1"):
+    return index_entry_id(chunk.chunk_id, chunk.retrieval_sha256, index_revision,
+                          acl_snapshot_sha256(chunk.acl))
+
+
+def _renamed():
+    return rename_heading(GUIDE, MATRIX, "Environments")
+
+
+def _new_header():
+    return dataclasses.replace(GUIDE, text=GUIDE.text.replace(HEADER, "| Env | Replicas | "
+                                                              "Approval |"))
+
+
+@pytest.mark.parametrize("edit, changed", [
+    (_renamed, lambda c: c.heading_path[:2] == MATRIX),
+    (_new_header, lambda c: c.kind == "table"),
+])
+def test_heading_and_table_header_changes_keep_chunk_ids_but_not_index_entries(edit, changed):
+    old, new = structure_chunks(GUIDE), structure_chunks(edit())
+    assert [c.chunk_id for c in new] == [c.chunk_id for c in old]
+    hit = [i for i, c in enumerate(old) if changed(c)]
+    assert hit, "the edit touches some chunk"
+    for i, (a, b) in enumerate(zip(old, new, strict=True)):
+        assert a.content_sha256 == b.content_sha256
+        if i in hit:
+            assert a.retrieval_sha256 != b.retrieval_sha256 and _entry(a) != _entry(b)
+        else:
+            assert a.retrieval_sha256 == b.retrieval_sha256 and _entry(a) == _entry(b)
+
+
+def test_the_index_entry_binds_revision_and_acl_of_a_real_chunk():
+    row = next(c for c in structure_chunks(GUIDE) if c.text == "production | 4 | SRE")
+    opened = dataclasses.replace(row, acl=("employees", "sre"))
+    assert len({_entry(row), _entry(row, "idx-2"), _entry(opened)}) == 3
+    assert opened.chunk_id == row.chunk_id
+
+
+def test_an_unrelated_source_first_changes_no_id_and_ordinals_are_not_identity():
+    other = dataclasses.replace(GUIDE, source_id="onboarding", text="# Onboarding\n\nHi.\n",
+                                section_acls=())
+    before = [c.chunk_id for s in load_sources() for c in structure_chunks(s)]
+    after = [c.chunk_id for s in [other, *load_sources()] for c in structure_chunks(s)]
+    assert after[1:] == before
+    longer = insert_paragraph(GUIDE, ("Deployment Guide", "Overview"), "A note. " * 120)
+    old, new = structure_chunks(GUIDE), structure_chunks(longer)
+    assert [c.chunk_id for c in new if c.chunk_id != new[1].chunk_id] == [c.chunk_id for c in old]
+    assert [(c.chunk_id, c.ordinal) for c in new[2:]] == [(c.chunk_id, c.ordinal + 1)
+                                                          for c in old[1:]]
+    # ids made of source_id + ordinal would move for every chunk after the insertion
+    ordinal_id = {c.chunk_id: H([c.source_id, c.ordinal]) for c in new}
+    moved = [c for c in old if ordinal_id[c.chunk_id] != H([c.source_id, c.ordinal])]
+    assert len(moved) == len(old) - 1 == 43
+
+
+def test_plan_update_compares_acls_as_sets_and_missing_differs_from_empty():
+    assert plan_update([_c("a", acl=("x", "y"))], [_c("a", acl=("y", "x"))])["keep"] == ["a"]
+    assert plan_update([_c("a", acl=None)], [_c("a", acl=("g",))])["reindex"] == ["a"]
+    old = [{"chunk_id": "a", "retrieval_sha256": "r", "acl": None}]
+    new = [{"chunk_id": "a", "retrieval_sha256": "r", "acl": []}]
+    assert plan_update(old, new)["reindex"] == ["a"]

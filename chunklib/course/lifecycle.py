@@ -1,0 +1,272 @@
+"""Lesson 5 (Identity, permissions and lifecycle): Part 1 data, self-checks and the quiz.
+
+The Part 1 tables (``PART1_CHUNKS`` for search, ``PLAN_OLD`` and ``PLAN_NEW`` for the update
+plan) live here, so the notebook shows them and the checks compute their answers from the same
+data with ``chunklib.access`` and ``chunklib.lifecycle``. ``ordinal_ids_moved`` counts, on a
+document of one-paragraph chunks, how many existing chunks get another id when a paragraph is
+inserted, with ids made of source_id + ordinal and with the course's content-derived ids.
+
+Leaves out: prose; the notebook ``notebooks/05-lifecycle/lifecycle.ipynb`` holds it.
+
+    >>> CHECKS["ordinal_moved"].expected()
+    7
+"""
+
+from __future__ import annotations
+
+from chunklib.access import authorized, search
+from chunklib.elements import parse_elements
+from chunklib.fixture import Source, load_source
+from chunklib.identity import H
+from chunklib.lifecycle import plan_update, rename_heading
+from chunklib.quiz import Question
+from chunklib.selfcheck import Check
+from chunklib.structure import structure_chunks
+
+MATRIX = ("Deployment Guide", "Environment Matrix")
+#: The renamed heading of the Predict-first question.
+RENAMED = "Environments and replicas"
+#: The chunks of the Part 1 search (short ids and texts, so it can be done by hand).
+PART1_CHUNKS = [
+    {"chunk_id": "c1", "tenant_id": "kestrel", "acl": ["sre"],
+     "retrieval_text": "Environment Matrix: production | 4 | SRE"},
+    {"chunk_id": "c2", "tenant_id": "kestrel", "acl": ["employees", "sre"],
+     "retrieval_text": "Rolling back staging: any engineer may roll back staging"},
+    {"chunk_id": "c3", "tenant_id": "kestrel", "acl": None,
+     "retrieval_text": "March drill: the production traffic shift took eleven minutes"},
+    {"chunk_id": "c4", "tenant_id": "kestrel", "acl": ["employees"],
+     "retrieval_text": "FAQ: production deploys are run by the SRE on duty"},
+    {"chunk_id": "c5", "tenant_id": "fernhill", "acl": ["employees"],
+     "retrieval_text": "Fernhill production runs 6 replicas"},
+    {"chunk_id": "c6", "tenant_id": "kestrel", "acl": ["employees"],
+     "retrieval_text": "Replica counts live in the Environment Matrix"},
+]
+PART1_QUERY = ("production replica count", "kestrel", ["employees"], 1)
+#: The Part 1 update: the published chunks and the candidates of the new revision.
+PLAN_OLD = [{"chunk_id": "a", "retrieval_sha256": "r1", "acl": ["employees"]},
+            {"chunk_id": "b", "retrieval_sha256": "r2", "acl": ["sre"]},
+            {"chunk_id": "c", "retrieval_sha256": "r3", "acl": ["sre"]},
+            {"chunk_id": "d", "retrieval_sha256": "r4", "acl": ["employees"]},
+            {"chunk_id": "e", "retrieval_sha256": "r5", "acl": ["employees", "sre"]}]
+PLAN_NEW = [{"chunk_id": "a", "retrieval_sha256": "r1", "acl": ["employees"]},
+            {"chunk_id": "b", "retrieval_sha256": "r2*", "acl": ["sre"]},
+            {"chunk_id": "c", "retrieval_sha256": "r3", "acl": ["employees", "sre"]},
+            {"chunk_id": "e", "retrieval_sha256": "r5*", "acl": ["sre"]},
+            {"chunk_id": "f", "retrieval_sha256": "r6", "acl": ["employees"]}]
+#: The hard-split element of Part 1 and the window asked about.
+SPLIT_SECTION = ("Deployment Guide", "Deploying to production", "Change windows and freezes")
+
+
+def table_markdown(rows: list[dict], columns: list[str]) -> str:
+    """Rows of dicts as a Markdown table in code font: strings as they are, other values as
+    Python writes them (``None``, lists); pipes escaped so a table row stays one cell.
+
+    ``table_markdown([{"a": "x|y", "b": None}], ["a", "b"])``
+    -> '| a | b |\n|---|---|\n| `x\\|y` | `None` |'
+    """
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    for row in rows:
+        cells = [v if isinstance(v, str) else repr(v) for v in (row[c] for c in columns)]
+        lines.append("| " + " | ".join("`" + v.replace("|", "\\|") + "`" for v in cells) + " |")
+    return "\n".join(lines)
+
+
+def split_windows() -> list[tuple[int, int, int, int]]:
+    """The hard-split element's windows: (start, end) in the source and relative to it.
+
+    ``split_windows()[1]`` -> (11472, 12168, 900, 1596)
+    """
+    guide = load_source("deployment-guide")
+    (element,) = [e for e in parse_elements(guide.text)
+                  if e.heading_path == SPLIT_SECTION and e.kind == "paragraph"]
+    return [(c.start, c.end, c.start - element.start, c.end - element.start)
+            for c in structure_chunks(guide) if element.start <= c.start < element.end]
+
+
+def ordinal_ids_moved(n: int = 10, at: int = 3) -> tuple[int, int]:
+    """Insert a paragraph so that it becomes chunk ``at`` (0-based) of ``n`` one-paragraph
+    chunks; return how many of the ``n`` old chunks get another id with source_id + ordinal
+    ids, and with the course's content-derived chunk ids. ``ordinal_ids_moved()`` -> (7, 0)
+    """
+    paragraphs = [f"Paragraph {i} says something of its own, in a sentence." for i in range(n)]
+
+    def chunks(items):
+        source = Source("notes", "1", "kestrel", "notes.md", "\n\n".join(items), ("g",), ())
+        return structure_chunks(source, size=60, overlap=0)
+
+    old = chunks(paragraphs)
+    new = chunks(paragraphs[:at] + ["A new paragraph, inserted by an editor today."]
+                 + paragraphs[at:])
+    new_by_text = {c.text: c for c in new}
+    by_ordinal = sum(H([c.source_id, c.ordinal]) != H([c.source_id, new_by_text[c.text].ordinal])
+                     for c in old)
+    by_content = sum(c.chunk_id != new_by_text[c.text].chunk_id for c in old)
+    return by_ordinal, by_content
+
+
+def renamed_section_ids() -> tuple[int, int]:
+    """(chunks in the Environment Matrix section, how many keep their chunk_id after renaming
+    its heading to ``RENAMED``). ``renamed_section_ids()`` -> (6, 6)"""
+    guide = load_source("deployment-guide")
+    before = [c for c in structure_chunks(guide) if c.heading_path[:2] == MATRIX]
+    after = {c.chunk_id for c in structure_chunks(rename_heading(guide, MATRIX, RENAMED))}
+    return len(before), sum(c.chunk_id in after for c in before)
+
+
+def scored_ids() -> list[str]:
+    """The Part 1 chunks that search may pass to the score function, sorted."""
+    query, tenant, groups, _k = PART1_QUERY
+    return sorted(c["chunk_id"] for c in PART1_CHUNKS
+                  if c["tenant_id"] == tenant and authorized(c["acl"], groups))
+
+
+def _plan() -> dict[str, list[str]]:
+    return plan_update(PLAN_OLD, PLAN_NEW)
+
+
+_REL = ("The chunk id takes the span relative to its element: subtract the element's start "
+        "from both ends. The result is a tuple of two ints.")
+_MOVED = ("With ordinal ids, every chunk whose position shifts gets the id its neighbour had; "
+          "count the old chunks at or after the insertion point.")
+_CONTENT = ("A content-derived id is built from the chunk's own element, span and text: does "
+            "any of that change for the old chunks?")
+_SCORED = ("Filter first: same tenant, and the ACL shares a group with the reader (a missing "
+           "ACL shares none). Give the ids as a sorted list of strings.")
+_HITS = ("Score the readable chunks by distinct query terms ('counts' is not 'count'), drop "
+         "zeros, sort by score then chunk_id, keep k. A list of (chunk_id, score) tuples.")
+_EMBED = "A vector is computed for chunks whose retrieval hash is new: changed or added ones."
+_ENTRIES = ("An index entry is new whenever its id changes: a new retrieval hash, a new ACL, "
+            "or a new chunk.")
+_TOMB = "Which ids of the old table are missing from the new one? A sorted list of strings."
+
+CHECKS = {
+    "predict_kept": Check(lambda: renamed_section_ids()[1],
+                          "Which inputs of the chunk id does a heading rename touch? The "
+                          "heading reaches only the retrieval text."),
+    "rel_span": Check(lambda: split_windows()[1][2:], _REL),
+    "ordinal_moved": Check(lambda: ordinal_ids_moved()[0], _MOVED),
+    "content_moved": Check(lambda: ordinal_ids_moved()[1], _CONTENT),
+    "scored_ids": Check(scored_ids, _SCORED),
+    "employee_hits": Check(lambda: search(PART1_CHUNKS, *PART1_QUERY), _HITS),
+    "n_embed": Check(lambda: len(_plan()["reembed"]) + len(_plan()["add"]), _EMBED),
+    "n_new_entries": Check(lambda: sum(len(_plan()[a]) for a in ("reembed", "reindex", "add")),
+                           _ENTRIES),
+    "tombstoned": Check(lambda: _plan()["tombstone"], _TOMB),
+}
+
+QUIZ = [
+    Question(
+        "A team names chunks `source_id + ordinal`. An editor inserts a paragraph near the top "
+        "of a 40-chunk document, and it becomes chunk 3 (ordinal 2). What happens to the ids?",
+        {
+            "A": ("Only the new chunk gets a new id; the others keep theirs.",
+                  "The new chunk takes ordinal 2, so the chunk that had ordinal 2 now has 3, "
+                  "and so on to the end."),
+            "B": ("The 38 chunks from ordinal 2 on each take the id their predecessor had, so "
+                  "stored citations and vectors now point at other text.",
+                  "an ordinal says where a chunk sits, not what it holds. Store it for "
+                  "reading order, and derive the id from the chunk's own content."),
+            "C": ("Nothing changes, because ordinals are stored with each chunk.",
+                  "Storing the ordinal is right, but here it is the id, and every later "
+                  "ordinal moved."),
+            "D": ("Every id in the document changes, the first two included.",
+                  "The chunks before the insertion keep their ordinals, so their ids stay."),
+        },
+        "B",
+    ),
+    Question(
+        "In a parent-child setup the ACL is stored on each parent section only. Children are "
+        "embedded and searched; a child's parent is checked when the answer is assembled. What "
+        "goes wrong?",
+        {
+            "A": ("Nothing: the parent check runs before the user sees anything.",
+                  "The child was already matched and scored against the query; its score, its "
+                  "text in logs or a reranker, and the result count all come before that check."),
+            "B": ("Only performance: the parent has to be fetched for every child.",
+                  "The cost is real, but the problem is what the child search touches."),
+            "C": ("Children inherit the ACL automatically, so nothing.",
+                  "Nothing is inherited unless the index stores it: a child row without an ACL "
+                  "is unprotected, or, fail-closed, unreadable."),
+            "D": ("Child vectors of a section the user may not read already match and score "
+                  "the query: every child needs its own ACL, checked before scoring, and "
+                  "expansion to the parent checks again.",
+                  "authorization has to hold for every row the search touches, and parent "
+                  "expansion or neighbour merging checks again, because a parent can hold "
+                  "children the user may not read."),
+        },
+        "D",
+    ),
+    Question(
+        "A search scores every chunk, keeps the top 5 and then removes the ones the user may "
+        "not read. Which two problems does this cause?",
+        {
+            "A": ("Unauthorized chunks were scored (and can reach logs, rerankers or timing), and "
+                  "the user can get fewer than 5 results while more readable matches exist.",
+                  "filter first, then score: only readable chunks are ever scored, and the top "
+                  "k is taken among them, so k readable results come back when they exist."),
+            "B": ("None, as long as the removed chunks are never displayed.",
+                  "Display is the last place a leak can happen, not the first; scores and logs "
+                  "already depended on the unauthorized text."),
+            "C": ("It is slower, but returns the same results as filtering first.",
+                  "Not the same results: if 4 of the top 5 are removed, one result is left, "
+                  "though other readable chunks ranked 6th and later would have filled k."),
+            "D": ("Only the ranking order changes.",
+                  "The order of what remains is the same; what is lost is the count and the "
+                  "confidentiality."),
+        },
+        "A",
+    ),
+    Question(
+        "To rebuild an index after a strategy change, a script deletes the old index, then "
+        "re-chunks and re-embeds everything into a new one for three hours. What do readers "
+        "get meanwhile?",
+        {
+            "A": ("The old results until the script finishes.",
+                  "The old index was deleted first: there are no old results to give."),
+            "B": ("Slower answers, but complete ones.",
+                  "Nothing holds the content that is not re-embedded yet."),
+            "C": ("An index that is empty and then partial: answers miss content without any "
+                  "error, and a crash half way leaves it that way.",
+                  "build the new generation in the shadow, check it, switch the published "
+                  "pointer in one step, and keep the old one for a rollback."),
+            "D": ("An error for every query until the new index is ready.",
+                  "A missing document gives no error; the search just finds less."),
+        },
+        "C",
+    ),
+    Question(
+        "The heading above six chunks is renamed; their bodies do not change. With this "
+        "course's ids, which of these change for the six chunks?",
+        {
+            "A": ("Their chunk ids, and so everything else.",
+                  "The chunk id is derived from the body's element, span and content, which "
+                  "did not change."),
+            "B": ("Their retrieval hashes, index entry ids and vectors; the chunk ids stay.",
+                  "the heading path is part of the retrieval text, so the retrieval hash, the "
+                  "index entry and the vector change; a citation by chunk id still works."),
+            "C": ("Nothing: the body is the same, so the old vectors are still right.",
+                  "The vector was made from the retrieval text, heading included: keeping it "
+                  "leaves search matching the old heading."),
+            "D": ("Only their ordinals.",
+                  "A rename inserts and removes nothing, so no ordinal moves."),
+        },
+        "B",
+    ),
+    Question(
+        "A chunk arrives at the indexer with no ACL at all (the field is missing, not empty). "
+        "What should the indexer do?",
+        {
+            "A": ("Keep it out of the published index until it has an ACL: missing means nobody "
+                  "may read it.",
+                  "fail-closed: a missing ACL is a bug upstream, and the safe reading of a bug "
+                  "is 'no access'. Store it, report it, do not publish it."),
+            "B": ("Publish it readable by everyone in the tenant.",
+                  "That turns every upstream mistake into a leak."),
+            "C": ("Give it the source's default ACL.",
+                  "The default may be wider than the section's real rule: guessing can leak."),
+            "D": ("Publish it, since search filters by tenant anyway.",
+                  "The tenant filter keeps other customers out, not other groups of this one."),
+        },
+        "A",
+    ),
+]

@@ -1,0 +1,409 @@
+"""The lesson-5 index: chunks, index entries, vectors and a published pointer in SQLite.
+
+One SQLite file (or ``:memory:``) holds *generations*. A generation is a complete copy of the
+index: its ``chunks`` (every candidate record, a chunk with a missing ACL included), its
+``entries`` (the published index proper: one per chunk that passed validation, with its
+``index_entry_id`` and the key of its vector) and its ``entry_acl`` rows (one per group). A
+shadow generation is written while readers keep using the published one; ``publish`` then moves
+the one-row ``pointer`` in a single transaction, and ``rollback`` moves it back. Every search
+reads the pointer and the rows in one statement, so a reader sees one generation, whole.
+
+Search is fail-closed and filters *before* it scores: a materialized CTE keeps the entries of
+the published generation that belong to the tenant and share a group with the query; only
+those rows are scored, with the course's term score (a registered SQL function, the same rule
+as ``access.term_overlap``) or with FTS5's bm25 over a temporary FTS5 table filled with the
+authorized rows alone, so not even bm25's corpus statistics come from rows the reader may not
+see. An entry without ACL rows matches no group, and ``publish`` refuses a generation that
+holds one.
+
+Needs SQLite 3.35 or newer (``AS MATERIALIZED``) with the JSON functions; FTS5, checked here
+(SQLite 3.40 in Python 3.11 on Debian 12), is needed only for ``ranking="bm25"``, and a build
+without it gets a clear error there while the course's term ranking keeps working.
+
+Leaves out: vector search (vectors are stored and tracked, search is lexical), users and deny
+rules (groups with OR semantics), concurrent writers (one builder at a time), scale (lesson 5's
+notebook names the engines that carry the same contract across machines).
+
+    >>> ChunkIndex().published() is None
+    True
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from collections.abc import Callable, Iterable, Mapping
+from contextlib import contextmanager
+
+from chunklib.access import term_overlap
+from chunklib.identity import acl_snapshot_sha256, index_entry_id
+from chunklib.records import ChunkRecord, from_dict, to_dict
+from chunklib.validate import require_int
+
+INDEX_REVISION = "course-index-v1"
+FTS_TOKENIZER = "unicode61 remove_diacritics 0 tokenchars '_'"  # ``\w+`` runs, case-folded
+_TERM = re.compile(r"\w+")
+SCHEMA = """
+CREATE TABLE generations (generation INTEGER PRIMARY KEY, index_revision TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('building', 'ready', 'failed', 'retired')),
+  base INTEGER, note TEXT NOT NULL DEFAULT '');
+CREATE TABLE pointer (name TEXT PRIMARY KEY CHECK (name = 'published'),
+  generation INTEGER REFERENCES generations (generation));
+CREATE TABLE publications (seq INTEGER PRIMARY KEY, generation INTEGER NOT NULL);
+CREATE TABLE chunks (generation INTEGER NOT NULL REFERENCES generations (generation),
+  chunk_id TEXT NOT NULL, tenant_id TEXT NOT NULL, source_id TEXT NOT NULL,
+  ordinal INTEGER NOT NULL, heading_key TEXT NOT NULL, acl TEXT, retrieval_text TEXT NOT NULL,
+  record TEXT NOT NULL, PRIMARY KEY (generation, chunk_id));
+CREATE TABLE vectors (embedding_model TEXT NOT NULL, retrieval_sha256 TEXT NOT NULL,
+  vector TEXT NOT NULL, PRIMARY KEY (embedding_model, retrieval_sha256));
+CREATE TABLE entries (generation INTEGER NOT NULL, chunk_id TEXT NOT NULL,
+  index_entry_id TEXT NOT NULL, retrieval_sha256 TEXT NOT NULL,
+  acl_snapshot_sha256 TEXT NOT NULL, embedding_model TEXT NOT NULL,
+  PRIMARY KEY (generation, chunk_id),
+  FOREIGN KEY (generation, chunk_id) REFERENCES chunks (generation, chunk_id),
+  FOREIGN KEY (embedding_model, retrieval_sha256) REFERENCES vectors);
+CREATE TABLE entry_acl (generation INTEGER NOT NULL, chunk_id TEXT NOT NULL,
+  group_name TEXT NOT NULL, PRIMARY KEY (generation, chunk_id, group_name),
+  FOREIGN KEY (generation, chunk_id) REFERENCES entries (generation, chunk_id));
+CREATE TABLE tombstones (generation INTEGER NOT NULL, chunk_id TEXT NOT NULL,
+  index_entry_id TEXT NOT NULL, source_id TEXT NOT NULL, reason TEXT NOT NULL,
+  purged INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (generation, chunk_id));
+INSERT INTO pointer VALUES ('published', NULL);
+"""
+# The authorized rows of the published generation: tenant first, then a shared group.
+ALLOWED = """
+WITH allowed AS MATERIALIZED (
+  SELECT c.chunk_id, c.tenant_id, c.retrieval_text
+  FROM pointer AS p
+  JOIN entries AS e ON e.generation = p.generation
+  JOIN chunks AS c ON c.generation = e.generation AND c.chunk_id = e.chunk_id
+  WHERE p.name = 'published' AND c.tenant_id = :tenant
+    AND EXISTS (SELECT 1 FROM entry_acl AS a
+                WHERE a.generation = e.generation AND a.chunk_id = e.chunk_id
+                  AND a.group_name IN (SELECT value FROM json_each(:groups))))
+"""
+SEARCH_SQL = ALLOWED + """, scored AS MATERIALIZED (
+  SELECT chunk_id, course_score(:query, chunk_id, tenant_id, retrieval_text) AS score
+  FROM allowed)
+SELECT chunk_id, score FROM scored WHERE score > 0 ORDER BY score DESC, chunk_id LIMIT :k
+"""
+
+
+def heading_key(path: Iterable[str]) -> str:
+    """A heading path as one string whose prefixes are its ancestors' keys.
+
+    ``heading_key(("Guide", "Rollback"))`` -> 'Guide\\x1fRollback\\x1f'
+    """
+    return "".join(f"{title}\x1f" for title in path)
+
+
+class ChunkIndex:
+    """Generations of chunks and entries behind one published pointer (see the module).
+
+    ``ChunkIndex("harbor.db").search("replica count", "kestrel", ["sre"], 5)``
+    """
+
+    def __init__(self, path: str = ":memory:", index_revision: str = INDEX_REVISION):
+        if sqlite3.sqlite_version_info < (3, 35):
+            raise RuntimeError(f"SQLite {sqlite3.sqlite_version} is too old: the index needs "
+                               "3.35 or newer (materialized CTEs filter before scoring)")
+        self.path, self.index_revision = str(path), index_revision
+        self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
+        self.db.execute("PRAGMA foreign_keys = ON")
+        if self.path != ":memory:":
+            self.db.execute("PRAGMA journal_mode = WAL")  # readers never wait for the builder
+        if not self._has_schema():  # a reader must not need the write lock
+            with self._write():
+                if not self._has_schema():  # another process may have won the race
+                    for statement in SCHEMA.split(";"):
+                        if statement.strip():
+                            self.db.execute(statement)
+
+    def _has_schema(self) -> bool:
+        return bool(self.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'pointer'")
+                    .fetchone())
+
+    def close(self) -> None:
+        """Close the connection. ``index.close()``"""
+        self.db.close()
+
+    @contextmanager
+    def _write(self):
+        """One write transaction: all of it is committed, or none of it."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    # ------------------------------------------------------------------ reading
+    def published(self) -> int | None:
+        """The generation readers see, or None before the first publish. ``index.published()``"""
+        return self.db.execute("SELECT generation FROM pointer").fetchone()[0]
+
+    def generations(self) -> dict[int, str]:
+        """Every generation's state. ``index.generations()`` -> {1: 'ready', 2: 'failed'}"""
+        return dict(self.db.execute("SELECT generation, state FROM generations ORDER BY 1"))
+
+    def chunks(self, generation: int | None = None) -> list[ChunkRecord]:
+        """The chunk records of a generation (default: published), entry or not, in order.
+
+        ``[c.ordinal for c in index.chunks()][:3]`` -> [0, 1, 2]
+        """
+        rows = self.db.execute("SELECT record FROM chunks WHERE generation = ? ORDER BY "
+                               "source_id, ordinal", (self._generation(generation),))
+        return [from_dict(json.loads(record)) for (record,) in rows]
+
+    def entries(self, generation: int | None = None) -> dict[str, dict]:
+        """chunk_id -> its index entry (id, retrieval hash, ACL tuple, vector key) in a generation.
+
+        ``len(index.entries()[cid]["index_entry_id"])`` -> 64
+        """
+        gen = self._generation(generation)
+        out = {}
+        for cid, eid, rh, snap, model in self.db.execute(
+                "SELECT chunk_id, index_entry_id, retrieval_sha256, acl_snapshot_sha256, "
+                "embedding_model FROM entries WHERE generation = ?", (gen,)):
+            acl = tuple(g for (g,) in self.db.execute(
+                "SELECT group_name FROM entry_acl WHERE generation = ? AND chunk_id = ? "
+                "ORDER BY 1", (gen, cid)))
+            out[cid] = {"chunk_id": cid, "index_entry_id": eid, "retrieval_sha256": rh,
+                        "acl": acl, "acl_snapshot_sha256": snap, "vector_key": (model, rh)}
+        return out
+
+    def vector(self, model: str, retrieval_sha256: str) -> tuple[float, ...] | None:
+        """The stored vector of a retrieval text, or None. ``index.vector("fake", rh)``"""
+        row = self.db.execute("SELECT vector FROM vectors WHERE embedding_model = ? AND "
+                              "retrieval_sha256 = ?", (model, retrieval_sha256)).fetchone()
+        return tuple(json.loads(row[0])) if row else None
+
+    def tombstones(self) -> list[tuple[int, str, str, str]]:
+        """(generation, chunk_id, source_id, reason) of every tombstone, oldest first."""
+        return self.db.execute("SELECT generation, chunk_id, source_id, reason FROM tombstones "
+                               "ORDER BY generation, chunk_id").fetchall()
+
+    def _generation(self, generation: int | None) -> int | None:
+        return self.published() if generation is None else generation
+
+    def search(self, query: str, tenant_id: str, groups: Iterable[str], k: int, *,
+               ranking: str = "terms",
+               score: Callable[[str, Mapping], float] | None = None) -> list[tuple[str, float]]:
+        """Top ``k`` ``(chunk_id, score)`` of the published generation for one reader.
+
+        ``ranking="terms"``: the course score (``access.term_overlap``, or ``score(query,
+        chunk)``), ties by chunk_id, zero scores dropped: the same answer as ``access.search``.
+        ``ranking="bm25"``: FTS5's bm25 (higher is better) over the authorized chunks that
+        contain every query term. Either way only authorized rows of the tenant are scored.
+        ``index.search("production 4 SRE", "kestrel", ["employees"], 5, ranking="bm25")`` -> []
+        """
+        k = require_int("k", k, minimum=0)
+        if not isinstance(query, str):
+            raise TypeError(f"query must be a str, got {type(query).__name__}")
+        if isinstance(groups, str):
+            raise TypeError("groups must be a collection of group names, not a single string")
+        params = {"tenant": tenant_id, "groups": json.dumps(sorted(set(groups or ()))),
+                  "query": query, "k": k}
+        if ranking == "terms":
+            scorer = score or term_overlap
+            self.db.create_function("course_score", 4, lambda q, cid, tenant, text: scorer(
+                q, {"chunk_id": cid, "tenant_id": tenant, "retrieval_text": text}))
+            return [tuple(row) for row in self.db.execute(SEARCH_SQL, params)]
+        if ranking != "bm25" or score is not None:
+            raise ValueError("ranking must be 'terms' (optionally with score) or 'bm25'")
+        terms = sorted(set(_TERM.findall(query.lower())))
+        if not terms or k == 0:
+            return []
+        self.db.execute("DROP TABLE IF EXISTS temp.scoring")
+        try:
+            self.db.execute("CREATE VIRTUAL TABLE temp.scoring USING fts5(chunk_id UNINDEXED, "
+                            f'retrieval_text, tokenize = "{FTS_TOKENIZER}")')
+        except sqlite3.OperationalError as error:  # a SQLite built without FTS5
+            raise RuntimeError(f"ranking='bm25' needs SQLite's FTS5 ({error}); "
+                               "ranking='terms' works without it") from error
+        try:
+            self.db.execute(ALLOWED + "INSERT INTO temp.scoring SELECT chunk_id, retrieval_text "
+                            "FROM allowed", params)
+            match = " ".join('"' + t.replace('"', '""') + '"' for t in terms)  # every term
+            rows = self.db.execute("SELECT chunk_id, -bm25(scoring) AS s FROM temp.scoring "
+                                   "WHERE scoring MATCH ? ORDER BY s DESC, chunk_id LIMIT ?",
+                                   (match, k)).fetchall()
+        finally:
+            self.db.execute("DROP TABLE temp.scoring")
+        return [(cid, round(s, 6)) for cid, s in rows]
+
+    def explain(self) -> list[str]:
+        """SQLite's plan for a search, one line per step, indented under its parent: the
+        authorized rows are materialized first, then scanned by the step that scores them.
+
+        ``index.explain()[:2]`` -> ['MATERIALIZE scored', '  MATERIALIZE allowed']
+        """
+        self.db.create_function("course_score", 4, lambda *_: 0)
+        rows = self.db.execute("EXPLAIN QUERY PLAN " + SEARCH_SQL,
+                               {"tenant": "", "groups": "[]", "query": "", "k": 1})
+        depth, lines = {0: -1}, []
+        for node, parent, _unused, detail in rows:
+            depth[node] = depth.get(parent, -1) + 1
+            lines.append("  " * depth[node] + detail)
+        return lines
+
+    def expand(self, chunk_id: str, tenant_id: str, groups: Iterable[str]) -> list[ChunkRecord]:
+        """Parent expansion that checks again: the chunks of the hit's parent section (same
+        source, heading path without its last title) that this reader may read, in order; []
+        when the hit itself is not readable.
+
+        ``[c.heading_path[-1] for c in index.expand(cid, "kestrel", ["employees"])]``
+        """
+        readable = {c.chunk_id: c for c in self._readable(tenant_id, groups)}
+        hit = readable.get(chunk_id)
+        if hit is None:
+            return []
+        parent = heading_key(hit.heading_path[:-1])
+        return [c for c in readable.values() if c.source_id == hit.source_id
+                and heading_key(c.heading_path).startswith(parent)]
+
+    def _readable(self, tenant_id: str, groups: Iterable[str]) -> list[ChunkRecord]:
+        rows = self.db.execute(
+            ALLOWED + "SELECT c.record FROM allowed JOIN chunks AS c ON c.chunk_id = "
+            "allowed.chunk_id AND c.generation = (SELECT generation FROM pointer) "
+            "ORDER BY c.source_id, c.ordinal",
+            {"tenant": tenant_id, "groups": json.dumps(sorted(set(groups or ())))})
+        return [from_dict(json.loads(record)) for (record,) in rows]
+
+    # ------------------------------------------------------------------ writing
+    def begin(self, base: int | None, note: str = "") -> int:
+        """Open a shadow generation planned against ``base``; returns its number."""
+        with self._write() as db:
+            cur = db.execute("INSERT INTO generations (index_revision, state, base, note) "
+                             "VALUES (?, 'building', ?, ?)", (self.index_revision, base, note))
+        return cur.lastrowid
+
+    def put(self, generation: int, record: ChunkRecord, model: str | None = None,
+            vector: Iterable[float] | None = None) -> str | None:
+        """Write one chunk into a building generation (inside the caller's transaction, see
+        ``batch``); with ``model`` also its entry, ACL rows and, if new, its vector. Returns
+        the index entry id, or None for a chunk stored without an entry."""
+        state = self.db.execute("SELECT state FROM generations WHERE generation = ?",
+                                (generation,)).fetchone()
+        if state != ("building",):
+            raise ValueError(f"generation {generation} is not being built: {state}")
+        rec = to_dict(record)
+        self.db.execute(
+            "INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (generation, record.chunk_id, record.tenant_id, record.source_id, record.ordinal,
+             heading_key(record.heading_path), None if record.acl is None
+             else json.dumps(record.acl), record.retrieval_text, json.dumps(rec)))
+        if model is None:
+            return None
+        if not record.acl:
+            raise ValueError(f"chunk {record.chunk_id[:12]} has a missing or empty ACL: it "
+                             "must not enter the index")
+        if vector is not None:
+            self.db.execute("INSERT OR IGNORE INTO vectors VALUES (?, ?, ?)",
+                            (model, record.retrieval_sha256, json.dumps(list(vector))))
+        snap = acl_snapshot_sha256(record.acl)
+        eid = index_entry_id(record.chunk_id, record.retrieval_sha256, self.index_revision, snap)
+        self.db.execute("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?)",
+                        (generation, record.chunk_id, eid, record.retrieval_sha256, snap, model))
+        self.db.executemany("INSERT INTO entry_acl VALUES (?, ?, ?)",
+                            [(generation, record.chunk_id, g) for g in record.acl])
+        return eid
+
+    @contextmanager
+    def batch(self):
+        """A write transaction for a batch of ``put`` calls (committed at the end)."""
+        with self._write() as db:
+            yield db
+
+    def finish(self, generation: int, state: str = "ready") -> None:
+        """Mark a building generation ``ready`` (or ``failed``)."""
+        with self._write() as db:
+            db.execute("UPDATE generations SET state = ? WHERE generation = ? AND state = "
+                       "'building'", (state, generation))
+
+    def tombstone(self, generation: int, rows: Iterable[tuple[str, str, str, str]]) -> None:
+        """Record entries of the base that ``generation`` no longer holds: (chunk_id,
+        index_entry_id, source_id, reason) each."""
+        with self._write() as db:
+            db.executemany("INSERT OR REPLACE INTO tombstones VALUES (?, ?, ?, ?, ?, 0)",
+                           [(generation, *row) for row in rows])
+
+    def publish(self, generation: int) -> None:
+        """Switch the published pointer to a ready generation, in one transaction.
+
+        Refuses a generation that is not ready, or that holds an entry without ACL rows.
+        ``index.publish(2)``
+        """
+        with self._write() as db:
+            state = db.execute("SELECT state FROM generations WHERE generation = ?",
+                               (generation,)).fetchone()
+            if state is None or state[0] != "ready":
+                raise ValueError(f"generation {generation} is not ready to publish: {state}")
+            bare = db.execute("SELECT count(*) FROM entries AS e WHERE generation = ? AND NOT "
+                              "EXISTS (SELECT 1 FROM entry_acl AS a WHERE a.generation = "
+                              "e.generation AND a.chunk_id = e.chunk_id)", (generation,))
+            if bare.fetchone()[0]:
+                raise ValueError(f"generation {generation} holds entries without an ACL")
+            db.execute("UPDATE pointer SET generation = ?", (generation,))
+            db.execute("INSERT INTO publications (generation) VALUES (?)", (generation,))
+
+    def rollback(self) -> int:
+        """Point readers back at the generation published before the current one.
+
+        ``index.rollback()`` -> 1
+        """
+        with self._write() as db:
+            history = [g for (g,) in db.execute(
+                "SELECT p.generation FROM publications AS p JOIN generations USING (generation) "
+                "WHERE state = 'ready' ORDER BY seq DESC LIMIT 2")]
+            if len(history) < 2:
+                raise ValueError("no earlier generation to roll back to")
+            db.execute("DELETE FROM publications WHERE seq = (SELECT max(seq) FROM publications)")
+            db.execute("UPDATE pointer SET generation = ?", (history[1],))
+        return history[1]
+
+    def recover(self) -> list[int]:
+        """After a crash: mark every generation still 'building' failed and drop its rows.
+
+        Call it only when no builder is running. ``index.recover()`` -> [3]
+        """
+        stale = [g for (g,) in self.db.execute(
+            "SELECT generation FROM generations WHERE state = 'building'")]
+        for generation in stale:
+            self.drop(generation, "failed")
+        return stale
+
+    def drop(self, generation: int, state: str = "retired") -> None:
+        """Delete a generation's rows (never the published one) and unreferenced vectors."""
+        if generation == self.published():
+            raise ValueError("the published generation cannot be dropped")
+        with self._write() as db:
+            for table in ("entry_acl", "entries", "chunks"):
+                db.execute(f"DELETE FROM {table} WHERE generation = ?", (generation,))
+            db.execute("UPDATE generations SET state = ? WHERE generation = ?",
+                       (state, generation))
+            db.execute("DELETE FROM vectors WHERE NOT EXISTS (SELECT 1 FROM entries AS e WHERE "
+                       "e.embedding_model = vectors.embedding_model AND "
+                       "e.retrieval_sha256 = vectors.retrieval_sha256)")
+
+    def purge(self, source_id: str) -> int:
+        """A deletion request: remove a tombstoned source's rows from *every* generation (so a
+        rollback cannot bring them back) and the vectors nothing uses any more. Returns the
+        number of chunk rows removed. ``index.purge("deploy-faq")`` -> 7 (one generation)"""
+        with self._write() as db:
+            live = db.execute("SELECT count(*) FROM chunks WHERE source_id = ? AND generation = "
+                              "(SELECT generation FROM pointer)", (source_id,)).fetchone()[0]
+            if live:
+                raise ValueError(f"{source_id} is still published: delete it first")
+            keys = "SELECT generation, chunk_id FROM chunks WHERE source_id = ?"
+            for table in ("entry_acl", "entries"):
+                db.execute(f"DELETE FROM {table} WHERE (generation, chunk_id) IN ({keys})",
+                           (source_id,))
+            removed = db.execute("DELETE FROM chunks WHERE source_id = ?", (source_id,)).rowcount
+            db.execute("DELETE FROM vectors WHERE NOT EXISTS (SELECT 1 FROM entries AS e WHERE "
+                       "e.embedding_model = vectors.embedding_model AND "
+                       "e.retrieval_sha256 = vectors.retrieval_sha256)")
+            db.execute("UPDATE tombstones SET purged = 1 WHERE source_id = ?", (source_id,))
+        return removed

@@ -1,0 +1,136 @@
+"""Every number lesson 5 states in prose is computed here with chunklib and found in the text."""
+
+import nbformat
+import pytest
+
+from chunklib.course import lifecycle as cl
+from chunklib.fixture import load_source, load_sources
+from chunklib.index import ChunkIndex
+from chunklib.lifecycle import FakeEmbedder, rename_heading, update
+from chunklib.structure import DEFAULT_OVERLAP, DEFAULT_SIZE, structure_chunks
+from chunklib.widgets.lifecycle import LifecycleExplorer
+from tests.nbgrading import lesson_notebook
+
+NB = nbformat.read(lesson_notebook("05-lifecycle"), as_version=4)
+PROSE = "\n".join(c.source for c in NB.cells if c.cell_type == "markdown")
+CODE = "\n".join(c.source for c in NB.cells if c.cell_type == "code")
+QUIZ = "\n".join(text + "\n" + why for q in cl.QUIZ for text, why in q.options.values())
+GUIDE = load_source("deployment-guide")
+ALL = [c for s in load_sources() for c in structure_chunks(s)]
+MATRIX = ("Deployment Guide", "Environment Matrix")
+
+
+def plan_of(edit, section=MATRIX):
+    x = LifecycleExplorer(edit=edit, section=section)
+    return x.report.plan, x.report.embedded
+
+
+def demo():
+    """The notebook's index cells, replayed: build, rename, delete."""
+    index, embedder = ChunkIndex(), FakeEmbedder()
+    first = update(index, load_sources(), embedder)
+    seen = []
+    index.search("production replica count", "kestrel", ["employees"], 5,
+                 score=lambda q, c: seen.append(c) or 1)
+    renamed = update(index, [rename_heading(GUIDE, MATRIX, "Environments and replicas")],
+                     embedder)
+    deleted = update(index, [], embedder, deleted=["deploy-faq"])
+    return first, len(seen), renamed, deleted
+
+
+def opened_row_scores():
+    """The production row's bm25 score for an employee and an SRE once the matrix is open."""
+    x = LifecycleExplorer(edit="change the section's ACL")
+    x.publish_button.click()
+    return [x.index.search("production 4 SRE", "kestrel", g, 1, ranking="bm25")[0]
+            for g in (["employees"], ["sre"])]
+
+
+FIRST, SCORED, RENAMED, DELETED = demo()
+OPENED = opened_row_scores()
+ROW_ID = next(c.chunk_id for c in ALL if c.text == "production | 4 | SRE")
+RENAME, RENAME_VECTORS = plan_of("rename the heading")
+ACL, ACL_VECTORS = plan_of("change the section's ACL")
+INSERT, _ = plan_of("insert a paragraph", ("Deployment Guide", "Overview"))
+GONE, _ = plan_of("delete the source")
+ROOT, _ = plan_of("rename the heading", ("Deployment Guide",))
+SECTION, KEPT = cl.renamed_section_ids()
+SPLIT = cl.split_windows()
+
+CLAIMS = [  # (text the lesson shows, is it true by chunklib)
+    (f"section holds {SECTION} chunks: two paragraphs and\nthe four rows of its table",
+     [c.kind for c in ALL if c.heading_path[:2] == MATRIX].count("table") == 4
+     and SECTION == 6),
+    ("0 chunk ids change, while 6 index\n   entries and 6 vectors are new",
+     RENAME["add"] == RENAME["tombstone"] == [] and len(RENAME["reembed"]) == 6
+     and RENAME_VECTORS == 6 and KEPT == SECTION),
+    ("the same 6 entries are new, but 0 vectors are computed",
+     len(ACL["reindex"]) == 6 and ACL["reindex"] == RENAME["reembed"] and ACL_VECTORS == 0),
+    ("(1 new, 1 gone)", len(INSERT["add"]) == 1 and len(INSERT["tombstone"]) == 1
+     and len(INSERT["keep"]) == len(ALL) - 2),
+    ("tombstones all 44 of its chunks",
+     len(GONE["tombstone"]) == 44 == len(structure_chunks(GUIDE))),
+    ("all 44 chunks need a new vector,\n   and still no chunk id changes",
+     len(ROOT["reembed"]) == 44 and ROOT["add"] == []),
+    ("inserted as the\n  third chunk of a 40-chunk document gives 38 chunks the id their "
+     "neighbour had", cl.ordinal_ids_moved(40, 2) == (38, 0)),
+    ("the production row then gets one bm25 score for an employee and another for an\nSRE",
+     OPENED[0][0] == OPENED[1][0] == ROW_ID and OPENED[0][1] != OPENED[1][1]),
+    ("Of the fixture's 60 chunks, 59 get an index entry",
+     len(ALL) == 60 and FIRST.entries == 59 and len(FIRST.refused) == 1),
+    ("Only the 37 chunks an employee of kestrel may read", SCORED == 37),
+    ("6 entries\nre-embedded, 53 kept, 6 calls to the embedder",
+     len(RENAMED.plan["reembed"]) == 6 and len(RENAMED.plan["keep"]) == 53
+     and RENAMED.embedded == 6),
+    ("a tombstone for\neach of its 7 entries", len(DELETED.plan["tombstone"]) == 7),
+    ("longer than the 1000-character budget", DEFAULT_SIZE == 1000),
+    ("overlap by 100 characters", DEFAULT_OVERLAP == 100
+     and SPLIT[0][1] - SPLIT[1][0] == 100 and len(SPLIT) == 2),
+    (f"runs from character {SPLIT[0][0]}\nto {SPLIT[1][1]} of the source; the second window "
+     f"covers characters {SPLIT[1][0]} to\n{SPLIT[1][1]}", SPLIT[1][2:] == (900, 1596)),
+    ("A document has 10 chunks, one paragraph each", cl.ordinal_ids_moved(10, 3) == (7, 0)),
+]
+
+QUIZ_CLAIMS = [
+    ("40-chunk document", cl.ordinal_ids_moved(40, 2)[0] == 38),
+    ("The 38 chunks from ordinal 2 on", cl.ordinal_ids_moved(40, 2) == (38, 0)),
+    ("The heading above six chunks", SECTION == 6),
+]
+
+
+@pytest.mark.parametrize("text, true", CLAIMS, ids=[c[0][:30] for c in CLAIMS])
+def test_prose_claims(text, true):
+    assert text in PROSE and true
+
+
+@pytest.mark.parametrize("text, true", QUIZ_CLAIMS, ids=[c[0][:30] for c in QUIZ_CLAIMS])
+def test_quiz_claims(text, true):
+    assert text in QUIZ + "\n" + "\n".join(q.prompt for q in cl.QUIZ) and true
+
+
+def test_part1_tables_are_the_course_data():
+    for rows, columns in ((cl.PART1_CHUNKS, ["chunk_id", "tenant_id", "acl", "retrieval_text"]),
+                          (cl.PLAN_OLD, ["chunk_id", "retrieval_sha256", "acl"]),
+                          (cl.PLAN_NEW, ["chunk_id", "retrieval_sha256", "acl"])):
+        assert cl.table_markdown(rows, columns) in PROSE
+
+
+def test_part1_acls_never_differ_only_in_order():
+    old = {c["chunk_id"]: c["acl"] for c in cl.PLAN_OLD}
+    for c in cl.PLAN_NEW:
+        before = old.get(c["chunk_id"])
+        if before is not None and before != c["acl"]:
+            assert sorted(before) != sorted(c["acl"])
+
+
+def test_the_demo_cells_say_what_they_do():
+    assert 'rename_heading(guide, ("Deployment Guide", "Environment Matrix"), ' in CODE
+    assert "if call == 3:" in CODE and "fails at its third call" in PROSE
+    assert 'deleted=["deploy-faq"]' in CODE
+
+
+def test_quiz_answers_vary():
+    letters = [q.answer for q in cl.QUIZ]
+    assert len(letters) >= 4 and len(set(letters)) >= 3
+    for q in cl.QUIZ:
+        assert all(why for _text, why in q.options.values())
