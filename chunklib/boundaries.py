@@ -244,7 +244,9 @@ def _merge(pieces: list[Span], size: int, overlap: int, measure, by_chars: bool)
         if last == n - 1:
             return chunks
         nxt, following_end = last + 1, ends[last + 1]
-        while (nxt - 1 > first and measure(pieces[nxt - 1][0], end) <= overlap
+        # Step back over tail pieces that fit in the overlap. Never with overlap 0: a piece that
+        # a token counter measures as 0 (whitespace) would otherwise be repeated.
+        while (overlap and nxt - 1 > first and measure(pieces[nxt - 1][0], end) <= overlap
                and measure(pieces[nxt - 1][0], following_end) <= size):
             nxt -= 1
         first = nxt

@@ -211,6 +211,22 @@ def test_split_text_with_a_length_function(text, size, length, expected):
     assert split_text(text, size, length=length) == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "size", "expected"),
+    [("a  a", 1, [(0, 3), (3, 4)]), ("a  aa", 1, [(0, 3), (3, 5)]),
+     ("x\n\ny\n\nz", 1, [(0, 3), (3, 6), (6, 7)])],
+)
+def test_split_text_tiles_when_a_length_counts_whitespace_as_zero(text, size, expected):
+    """Regression: with overlap 0, a piece measured 0 (whitespace, for a token counter) must
+    not be repeated at the start of the next chunk."""
+    assert split_text(text, size, length=words) == expected
+
+
+@given(st.text(alphabet="ab \n", min_size=1, max_size=12), st.integers(1, 4))
+def test_split_text_with_zero_length_whitespace_tiles(text, size):
+    assert_tiles(text, split_text(text, size, length=words))
+
+
 @given(st.text(alphabet=ALPHABET, min_size=1, max_size=120), sizes, separator_lists)
 def test_split_text_is_merge_of_recursive_split(text, size, separators):
     expected = merge_spans(recursive_split(text, size, separators), size)

@@ -190,3 +190,80 @@ def test_chunk_view_shows_line_breaks_and_escapes_html():
 def test_x_ticks_are_integers(explorer):
     explorer.size_slider.value = 150
     assert all(float(t).is_integer() for t in explorer.figure.axes[0].get_xticks())
+
+
+# --- the comparison plot (chunklib.compare_plot) ---------------------------------------------
+
+def test_compare_states_chunklibs_numbers_in_picture_table_and_alt_text():
+    from chunklib.compare_plot import compare
+
+    c = compare(size=300)
+    assert c.stats == compare_strategies(load_passage(), 300)
+    assert c.png[:4] == b"\x89PNG"
+    f, r = c.stats["fixed"], c.stats["recursive"]
+    rows = c.table().rows
+    assert rows[0] == ("fixed windows", str(f["chunks"]), f"{f['sentences_cut']} of 26",
+                       f"{f['boundary_quality']:.2f}", f"{f['min']} / {f['median']:g} / {f['max']}")
+    assert rows[1][0] == "recursive split + merge" and rows[1][1] == str(r["chunks"])
+    page = c._repr_html_()
+    assert "<img src='data:image/png;base64," in page and "alt='Chunks of at most 300" in page
+    assert f"fixed windows give {f['chunks']} chunks and cut {f['sentences_cut']} of 26" in page
+    assert str(c).splitlines()[0] == "Chunk size 300 characters"
+
+
+def test_comparison_figure_marks_every_cut_and_reads_without_colour():
+    from chunklib.compare_plot import comparison_figure, strategy_spans
+
+    text = load_passage()
+    fig = comparison_figure(text, 200)
+    top, bottom = fig.axes
+    spans, sentences = strategy_spans(text, 200), split_sentences(text)
+    cuts = {name: sum(any(s < e < t for s, t in sentences) for _, e in chunks[:-1])
+            for name, chunks in spans.items()}
+    marked = [len(line.get_xdata()) for line in top.lines]
+    assert marked == [cuts["fixed"], cuts["recursive"]]
+    assert len(top.collections) == len(spans["fixed"]) + len(spans["recursive"]) + 1
+    assert all(bar.get_hatch() for bar in top.collections[:-1])
+    assert [t.get_text() for t in top.get_yticklabels()] == ["fixed windows",
+                                                           "recursive split + merge"]
+    assert top.get_xlabel() and bottom.get_xlabel().startswith("chunk length in characters")
+    for ax in (top, bottom):
+        assert all(float(t).is_integer() for t in ax.get_xticks())
+
+
+def test_compare_sizes_table_and_text():
+    from chunklib.compare_plot import Table, compare_sizes
+
+    table = compare_sizes(sizes=[100, 400])
+    assert [row[:3] for row in table.rows] == [
+        ("100", "fixed windows", str(compare_strategies(load_passage(), 100)["fixed"]["chunks"])),
+        ("100", "recursive split + merge",
+         str(compare_strategies(load_passage(), 100)["recursive"]["chunks"])),
+        ("400", "fixed windows", str(compare_strategies(load_passage(), 400)["fixed"]["chunks"])),
+        ("400", "recursive split + merge",
+         str(compare_strategies(load_passage(), 400)["recursive"]["chunks"])),
+    ]
+    assert "<table>" in table._repr_html_() and "&lt;" in Table(("a",), [("<",)])._repr_html_()
+    assert str(Table(("a", "bb"), [("ccc", "d")])) == "a    bb\nccc  d"
+
+
+@pytest.mark.parametrize("text", ["", "no separators" * 30, "Same. " * 40])
+def test_compare_renders_any_text(text):
+    from chunklib.compare_plot import compare
+
+    c = compare(text, 25)
+    assert c.png[:4] == b"\x89PNG" and c.text_length == len(text)
+
+
+def test_compare_draws_no_pyplot_figures_and_checks_arguments():
+    from chunklib.compare_plot import compare, compare_sizes
+
+    before = plt.get_fignums()
+    compare(size=150)
+    assert plt.get_fignums() == before
+    with pytest.raises(ValueError, match="size"):
+        compare(size=0)
+    with pytest.raises(TypeError, match="size"):
+        compare_sizes(sizes=["300"])
+    with pytest.raises(TypeError, match="text"):
+        compare(b"bytes", 10)

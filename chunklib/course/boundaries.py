@@ -1,0 +1,188 @@
+"""Lesson 2 (Boundaries): the hand-worked text, its self-checks and the multiple-choice questions.
+
+Expected values are computed with ``chunklib.boundaries`` and ``chunklib.sentences`` when a
+check runs; ``position_grid`` prints the hand-worked text with every character's offset, so
+the Part 1 counts can be done with pencil and paper.
+
+Leaves out: prose; the notebook ``notebooks/02-boundaries/boundaries.ipynb`` holds it.
+
+    >>> CHECKS["fixed_k"].expected()
+    4
+"""
+
+from chunklib.boundaries import compare_strategies, recursive_split, split_text
+from chunklib.quiz import Question
+from chunklib.selfcheck import Check
+from chunklib.sentences import split_sentences
+from chunklib.units import cut_sentences
+from chunklib.widgets.boundaries import inside_sentence, load_passage
+from chunklib.windows import text_windows
+
+#: The Part 1 text: two paragraphs, three sentences, the last one longer than the chunk size.
+PART1_TEXT = "Tea is ready. Milk is in the fridge.\n\nThe kettle is broken, so boil water in a pan."
+#: The Part 1 chunk size, in characters.
+PART1_SIZE = 24
+#: The Part 1 second paragraph, as offsets (it starts after the blank line).
+PART1_PARAGRAPH_2 = (38, 83)
+
+
+def position_grid(text: str, width: int = 10) -> str:
+    """``text`` in rows of ``width`` characters under a column ruler, each row led by the offset
+    of its first character; a space shows as ``·`` and a line break as ``⏎``.
+
+    ``position_grid("Hi you")`` -> '    0 1 2 3 4 5 6 7 8 9\\n0   H i · y o u'
+    """
+    shown = text.replace(" ", "·").replace("\n", "⏎")
+    label = len(str(max(len(text) - 1, 0)))
+    lines = [" " * (label + 3) + " ".join(str(i) for i in range(width))]
+    for row in range(0, len(text), width):
+        lines.append(f"{row:>{label}}   " + " ".join(shown[row:row + width]))
+    return "\n".join(lines)
+
+
+def _fixed():
+    return text_windows(PART1_TEXT, PART1_SIZE, 0)
+
+
+def _split():
+    return split_text(PART1_TEXT, PART1_SIZE)
+
+
+def _clean_ends(spans):
+    sentences = split_sentences(PART1_TEXT)
+    return sum(not inside_sentence(end, sentences) for _, end in spans[:-1])
+
+
+def _pieces_in_paragraph_2():
+    lo, hi = PART1_PARAGRAPH_2
+    return sum(lo <= s and e <= hi for s, e in recursive_split(PART1_TEXT, PART1_SIZE))
+
+
+_K = "Windows start at 0, 24, 48, … and stop once one reaches the end of the 83-character text."
+_CLEAN = ("Find each chunk end, the last excluded, in the grid. It is clean when it sits at a "
+          "sentence's end, in the whitespace after it, or right at the next sentence's start.")
+_CUT = ("A sentence is whole when a single chunk holds everything from its first character to "
+        "its last; count the sentences for which no chunk does.")
+_PIECES = ("Which separators does that paragraph contain? '. ' needs a space after the full "
+           "stop. Each piece keeps its separator at its end.")
+_SPLIT_K = ("Split on the blank line first; the first paragraph with its blank line is longer than "
+            "24, so split it further. Then merge left to right while next_end − current_start "
+            "≤ 24.")
+
+CHECKS = {
+    "predict_cut": Check(lambda: compare_strategies(load_passage(), 300)["fixed"]["sentences_cut"],
+                         "Each of the 7 places where one window meets the next cuts at most one "
+                         "sentence, and spares it only when it lands exactly between two."),
+    "fixed_k": Check(lambda: len(_fixed()), _K),
+    "fixed_clean": Check(lambda: _clean_ends(_fixed()), _CLEAN),
+    "fixed_cut": Check(lambda: cut_sentences(split_sentences(PART1_TEXT), _fixed()), _CUT),
+    "pieces_p2": Check(_pieces_in_paragraph_2, _PIECES),
+    "split_k": Check(lambda: len(_split()), _SPLIT_K),
+    "split_clean": Check(lambda: _clean_ends(_split()), _CLEAN),
+    "split_cut": Check(lambda: cut_sentences(split_sentences(PART1_TEXT), _split()), _CUT),
+}
+
+QUIZ = [
+    Question(
+        "The explorer splits on the separators `\"\\n\\n\"`, `\"\\n\"`, `\". \"`, `\" \"` "
+        "in that order and merges the pieces up to the chunk size. Can a chunk still end "
+        "inside a sentence?",
+        {
+            "A": ("No: the hierarchy always cuts at sentence ends before anything else.",
+                  "The hierarchy is a list of strings, not a sentence splitter: \". \" comes "
+                  "third, and a piece still too long falls through to \" \", between any two "
+                  "words."),
+            "B": ("Yes: a sentence longer than the chunk size has to be cut, and \". \" misses "
+                  "sentences that end in ! or ? or at a line break.",
+                  "on the passage at 200 characters the splitter still cuts 3 of its 26 "
+                  "sentences. Only a chunk size of at least the longest sentence (227 "
+                  "characters here) makes a split without cuts possible at all."),
+            "C": ("Only when every separator is switched off.",
+                  "With all four separators on, 200-character chunks still cut 3 of the 26 "
+                  "sentences of the passage."),
+            "D": ("Only with a chunk size smaller than the longest word.",
+                  "Much earlier: any sentence longer than the chunk size is cut, and so is a "
+                  "sentence whose end no separator matches."),
+        },
+        "B",
+    ),
+    Question(
+        "After `merge_spans(recursive_split(text, 300, separators), 300)`, how long can a chunk "
+        "be, in characters?",
+        {
+            "A": ("Up to 300 plus the length of the last piece that was merged in.",
+                  "A piece is merged in only when next_end − current_start ≤ 300, that is when "
+                  "the merged chunk still fits."),
+            "B": ("Up to 600: two pieces of up to 300 each can be merged.",
+                  "Two pieces merge only when the result is at most 300 long."),
+            "C": ("Any length: merging keeps a long sentence whole.",
+                  "recursive_split hard-cuts anything that no separator makes short enough, so no "
+                  "piece is longer than 300, and merging never makes a chunk longer than that."),
+            "D": ("At most 300: every piece fits, and a merge happens only when the result fits.",
+                  "merging tests next_end − current_start ≤ size before it extends a chunk, "
+                  "so the budget holds. (A span that was already longer than the size stays "
+                  "alone: merge_spans never shortens anything.)"),
+        },
+        "D",
+    ),
+    Question(
+        "A splitter returns the chunk texts `[\"Same. \", \"Same. \", \"Same.\"]` of the text "
+        "`\"Same. Same. Same.\"`, and a helper recovers each start with `text.find(chunk)`. "
+        "Which starts does it report?",
+        {
+            "A": ("0, 6 and 12, the true starts.",
+                  "find knows nothing about the chunk before: it returns the first place "
+                  "where the string occurs."),
+            "B": ("0 and 6, then −1 for the last chunk, which has no space after it.",
+                  "\"Same.\" does occur in the text (at 0, among other places); find returns −1 "
+                  "only for a string that does not occur at all."),
+            "C": ("0, 0 and 0: every copy is found at the first one.",
+                  "find returns the first occurrence, so three chunks claim the same source "
+                  "span and citations point at the wrong sentence. Offsets must be computed "
+                  "while splitting, as every function in this lesson does."),
+            "D": ("An error: find cannot search text that repeats.",
+                  "It searches fine; it just always returns the first match."),
+        },
+        "C",
+    ),
+    Question(
+        "At 200 characters, one chunk of the passage ends right after \"The idea came from Dr. "
+        "\", and the next begins with \"Amara Osei, a retired botanist\". How does "
+        "boundary_quality count that chunk end?",
+        {
+            "A": ("As clean: split_sentences has no abbreviation list, so \"Dr.\" ends a sentence.",
+                  "a metric computed from sentence spans is only as good as the sentence "
+                  "splitter. Here it reports a clean cut that separates a name from its "
+                  "sentence, so read the chunk ends, not just the score."),
+            "B": ("As a cut, because \"Dr.\" is an abbreviation.",
+                  "Nothing in split_sentences knows abbreviations: \"Dr.\" followed by a space "
+                  "ends a sentence like any other full stop."),
+            "C": ("Not at all: it is left out like the last chunk's end.",
+                  "Only the last chunk's end is left out (it is the end of the text); every "
+                  "other end counts."),
+            "D": ("As clean, and rightly so: a cut after an abbreviation loses nothing.",
+                  "It loses the link between \"The idea came from\" and the name; a reader of "
+                  "either chunk alone cannot tell whose idea it was."),
+        },
+        "A",
+    ),
+    Question(
+        "On the passage at 300 characters, fixed windows give 8 chunks and recursive splitting "
+        "with merging gives 9. Why more chunks?",
+        {
+            "A": ("Recursive splitting repeats text between chunks.",
+                  "Its chunks tile the text exactly: nothing is repeated, nothing skipped."),
+            "B": ("Recursive splitting counts tokens, fixed windows characters.",
+                  "Both count characters here; split_text counts tokens only when you pass a "
+                  "token counter as its length function."),
+            "C": ("Merging stops too early; a better merge would give 8.",
+                  "Greedy merging already takes as many pieces as fit; a chunk can only end where "
+                  "a piece ends."),
+            "D": ("Its chunks end only where a separator is, so most stop short of 300.",
+                  "the median chunk has 279 characters instead of 300, and the lengths spread "
+                  "from 80 to 298: slightly more chunks buy far fewer cut sentences (1 of 26 "
+                  "instead of 6)."),
+        },
+        "D",
+    ),
+]

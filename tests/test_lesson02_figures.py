@@ -1,0 +1,270 @@
+"""Every number lesson 2 states is computed here with chunklib and found in the text; the grading
+literals of the notebook still agree with chunklib; the reference solutions agree with chunklib.
+"""
+
+import re
+
+import nbformat
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from chunklib import quiz, selfcheck
+from chunklib.boundaries import (
+    DEFAULT_SEPARATORS,
+    boundary_quality,
+    compare_strategies,
+    merge_spans,
+    recursive_split,
+    span_stats,
+    split_text,
+)
+from chunklib.course import boundaries as lesson
+from chunklib.sentences import paragraph_spans, split_sentences
+from chunklib.tokens import wordpiece_count
+from chunklib.units import cut_sentences
+from chunklib.widgets.boundaries import inside_sentence, load_passage
+from chunklib.windows import text_windows
+from tests.nbgrading import lesson_notebook
+
+NB = nbformat.read(lesson_notebook("02-boundaries"), as_version=4)
+MARKDOWN = [c.source for c in NB.cells if c.cell_type == "markdown"]
+PROSE = " ".join(" ".join(MARKDOWN).split())  # whitespace folded: claims may wrap lines
+QUIZ = " ".join(" ".join(why for q in lesson.QUIZ for _t, why in q.options.values()).split())
+PASSAGE = load_passage()
+SENT = split_sentences(PASSAGE)
+SEPS = DEFAULT_SEPARATORS
+
+
+def stats(size, separators=SEPS):
+    return span_stats(PASSAGE, split_text(PASSAGE, size, separators=separators), SENT)
+
+
+def fixed(size):
+    return span_stats(PASSAGE, text_windows(PASSAGE, size, 0), SENT)
+
+
+def chunk_ending_with(size, tail):
+    return [i for i, (s, e) in enumerate(split_text(PASSAGE, size)) if PASSAGE[s:e].endswith(tail)]
+
+
+RAW300 = [s for s in recursive_split(PASSAGE, 300) if s[1] > s[0]]
+LIST = next((s, e) for s, e in SENT if PASSAGE[s:].startswith("Each packet"))
+TOKENS = split_text(PASSAGE, 64, length=wordpiece_count)
+P1 = lesson.PART1_TEXT
+P1_SENT = split_sentences(P1)
+
+CLAIMS = [  # (text the lesson shows, is it true by chunklib)
+    ("the 2,189-character passage below into 8 chunks, so there are 7 places",
+     len(PASSAGE) == 2189 and fixed(300)["chunks"] == 8),
+    ("The passage has 26 sentences", len(SENT) == 26),
+    ("26 sentences in 6 paragraphs, one of them a list",
+     len(paragraph_spans(PASSAGE)) == 6 and "\nthe garden it came from,\n" in PASSAGE),
+    ("exactly fixed windows: 8 chunks, 6 of 26 sentences cut, boundary quality 0.14",
+     split_text(PASSAGE, 300, separators=()) == text_windows(PASSAGE, 300, 0)
+     and fixed(300)["sentences_cut"] == 6 and f"{fixed(300)['boundary_quality']:.2f}" == "0.14"),
+    ("Switch them all on again: 9 chunks and 1 sentence cut. Step to chunk 3 to see where.",
+     stats(300)["chunks"] == 9 and stats(300)["sentences_cut"] == 1
+     and [i for i, (_, e) in enumerate(split_text(PASSAGE, 300)[:-1])
+          if inside_sentence(e, SENT)] == [2]),
+    ("one sentence of 176 characters, and the chunk ends at a line break inside it",
+     LIST[1] - LIST[0] == 176 and PASSAGE[split_text(PASSAGE, 300)[2][1] - 1] == "\n"
+     and LIST[0] < split_text(PASSAGE, 300)[2][1] < LIST[1]
+     and split_text(PASSAGE, 300)[2][0] < LIST[0]),
+    ("Switch off *full stop + space* only: 5 sentences cut",
+     stats(300, ("\n\n", "\n", " "))["sentences_cut"] == 5),
+    ("Switch *merge* off: 34 pieces, from 1 to 236 characters long",
+     len(RAW300) == 34 and min(e - s for s, e in RAW300) == 1
+     and max(e - s for s, e in RAW300) == 236),
+    ("Set the size to **200**: 12 chunks, 3 sentences cut",
+     stats(200)["chunks"] == 12 and stats(200)["sentences_cut"] == 3),
+    ('Find the chunk that ends right after "Dr.": the summary counts that end as clean',
+     any(not inside_sentence(split_text(PASSAGE, 200)[i][1], SENT)
+         for i in chunk_ending_with(200, "Dr. "))),
+    ("Drag the size below **227**, the length of the longest sentence",
+     max(e - s for s, e in SENT) == 227
+     and all(stats(size, seps)["sentences_cut"] >= 1 for size in (20, 100, 220)
+             for seps in (SEPS, (), (" ",)))),
+    ("(issue #21475)", True),  # LangChain add_start_index and str.find (FACTS.md)
+    ("The text below has 83 characters in two paragraphs",
+     len(P1) == 83 and len(paragraph_spans(P1)) == 2),
+    ('are (0, 13) "Tea is ready.", (14, 36) "Milk is in the fridge." and (38, 83) "The kettle is '
+     'broken, so boil water in a pan."',
+     P1_SENT == [(0, 13), (14, 36), (38, 83)]
+     and [P1[s:e] for s, e in P1_SENT] == ["Tea is ready.", "Milk is in the fridge.",
+                                            "The kettle is broken, so boil water in a pan."]),
+    ("The chunk size is **24 characters**", lesson.PART1_SIZE == 24),
+    ("At 300 characters the splitter needs 9 chunks where fixed windows need 8",
+     compare_strategies(PASSAGE, 300)["recursive"]["chunks"] == 9),
+    ("the median chunk has 279 characters instead of 300, and the lengths spread from 80 to 298. "
+     "In exchange it cuts 1 sentence instead of 6.",
+     (stats(300)["median"], fixed(300)["median"], stats(300)["min"], stats(300)["max"],
+      stats(300)["sentences_cut"], fixed(300)["sentences_cut"]) == (279, 300, 80, 298, 1, 6)),
+    ("(7 instead of 15 at 100 characters, none instead of 5 at 400) for one to three more chunks",
+     (stats(100)["sentences_cut"], fixed(100)["sentences_cut"], stats(400)["sentences_cut"],
+      fixed(400)["sentences_cut"]) == (7, 15, 0, 5)
+     and {stats(c)["chunks"] - fixed(c)["chunks"] for c in (100, 200, 300, 400)} == {1, 3}
+     and all(stats(c)["sentences_cut"] < fixed(c)["sentences_cut"] for c in (100, 200, 300, 400))),
+    ("the longest sentence (227 characters)", max(e - s for s, e in SENT) == 227),
+    ("9 chunks of at most 64 word pieces each (the largest has 64)",
+     len(TOKENS) == 9 and max(wordpiece_count(PASSAGE[s:e]) for s, e in TOKENS) == 64),
+    ("every chunk still ends at a separator",
+     all(PASSAGE[e - 1].isspace() for _, e in TOKENS[:-1])
+     and "".join(PASSAGE[s:e] for s, e in TOKENS) == PASSAGE
+     and all(a[1] == b[0] for a, b in zip(TOKENS, TOKENS[1:], strict=False))),
+]
+
+QUIZ_CLAIMS = [
+    ("on the passage at 200 characters the splitter still cuts 3 of its 26 sentences",
+     stats(200)["sentences_cut"] == 3),
+    ("the longest sentence (227 characters here)", max(e - s for s, e in SENT) == 227),
+    ("200-character chunks still cut 3 of the 26 sentences", stats(200)["sentences_cut"] == 3),
+    ("no piece is longer than 300, and merging never makes a chunk longer than that",
+     max(e - s for s, e in merge_spans(recursive_split(PASSAGE, 300), 300)) <= 300),
+    ("find returns the first occurrence, so three chunks claim the same source span",
+     [("Same. Same. Same.").find(c) for c in ("Same. ", "Same. ", "Same.")] == [0, 0, 0]),
+    ("the median chunk has 279 characters instead of 300, and the lengths spread from 80 to 298",
+     (stats(300)["median"], stats(300)["min"], stats(300)["max"]) == (279, 80, 298)),
+    ("(1 of 26 instead of 6)",
+     (stats(300)["sentences_cut"], fixed(300)["sentences_cut"]) == (1, 6)),
+]
+
+
+@pytest.mark.parametrize("text, true", CLAIMS, ids=[c[0][:30] for c in CLAIMS])
+def test_prose_claims(text, true):
+    assert text in PROSE and true
+
+
+@pytest.mark.parametrize("text, true", QUIZ_CLAIMS, ids=[c[0][:30] for c in QUIZ_CLAIMS])
+def test_quiz_explanations(text, true):
+    assert text in QUIZ and true
+
+
+def test_quiz_prompts_state_chunklib_facts():
+    prompts = " ".join(q.prompt for q in lesson.QUIZ)
+    assert "At 200 characters, one chunk of the passage ends right after" in prompts
+    (i,) = chunk_ending_with(200, "The idea came from Dr. ")
+    assert PASSAGE[split_text(PASSAGE, 200)[i + 1][0]:].startswith("Amara Osei, a retired botanist")
+    assert "fixed windows give 8 chunks and recursive splitting with merging gives 9" in prompts
+    assert (fixed(300)["chunks"], stats(300)["chunks"]) == (8, 9)
+
+
+def test_the_position_grid_in_the_notebook_is_chunklibs():
+    grid = lesson.position_grid(P1)
+    assert f"```text\n{grid}\n```" in "\n".join(MARKDOWN)
+    rows = grid.splitlines()[1:]
+    for row in rows:  # every row reads back as the text from its offset
+        offset, chars = int(row[:3]), row[5::2]
+        assert chars == P1[offset:offset + 10].replace(" ", "·").replace("\n", "⏎")
+
+
+def test_part1_prompts_name_the_second_paragraph():
+    prompts = "\n".join(c.source for c in NB.cells if c.cell_type == "code")
+    assert "the second paragraph (offsets 38 to 83)" in prompts
+    assert paragraph_spans(P1)[1] == lesson.PART1_PARAGRAPH_2 == (38, 83)
+
+
+def test_part1_answers_by_chunklib():
+    fixed24, split24 = text_windows(P1, 24, 0), split_text(P1, 24)
+    assert split24 == merge_spans(recursive_split(P1, 24), 24)
+    expected = {"fixed_k": len(fixed24), "fixed_cut": cut_sentences(P1_SENT, fixed24),
+                "fixed_clean": round(boundary_quality(P1_SENT, fixed24) * (len(fixed24) - 1)),
+                "split_k": len(split24), "split_cut": cut_sentences(P1_SENT, split24),
+                "split_clean": round(boundary_quality(P1_SENT, split24) * (len(split24) - 1)),
+                "pieces_p2": sum(38 <= s and e <= 83 for s, e in recursive_split(P1, 24))}
+    assert expected == {"fixed_k": 4, "fixed_cut": 2, "fixed_clean": 0, "split_k": 4,
+                        "split_cut": 1, "split_clean": 2, "pieces_p2": 10}
+    assert {k: lesson.CHECKS[k].expected() for k in expected} == expected
+    assert lesson.CHECKS["predict_cut"].expected() == fixed(300)["sentences_cut"]
+
+
+# --- self-checks and quiz --------------------------------------------------------------------
+
+@pytest.mark.parametrize("key", sorted(lesson.CHECKS))
+def test_self_checks_never_print_the_answer(key, capsys):
+    expected = lesson.CHECKS[key].expected()
+    for wrong in (expected + 1, expected - 1, str(expected)):
+        ok, message = selfcheck.verdict(f"boundaries.{key}", wrong)
+        assert ok is False
+        assert not re.search(rf"\b{expected}\b", message), message
+    assert selfcheck.verdict(f"boundaries.{key}", expected) == (True, "✓ Right.")
+    assert selfcheck.verdict(f"boundaries.{key}", None)[0] is None
+    selfcheck.check(f"boundaries.{key}", expected)
+    assert capsys.readouterr().out == "✓ Right.\n"
+
+
+def test_every_question_explains_every_option():
+    qs = quiz.questions("boundaries")
+    assert len(qs) >= 4
+    assert len({q.answer for q in qs}) >= 3, "vary the right letter"
+    for q in qs:
+        assert q.answer in q.options and len(q.options) >= 3
+        for letter, (text, why) in q.options.items():
+            assert text and len(why) > 20
+            assert quiz.feedback(q, letter).startswith("✓" if letter == q.answer else "✗")
+
+
+# --- the notebook's grading literals and reference solutions -----------------------------------
+
+CHUNKLIB = {"split_sentences": split_sentences, "recursive_split": recursive_split,
+            "merge_spans": merge_spans, "boundary_quality": boundary_quality}
+
+
+def graded_cells():
+    return [c for c in NB.cells if c.metadata.get("nbgrader", {}).get("grade")]
+
+
+@pytest.mark.parametrize("cell", graded_cells(),
+                         ids=[c.metadata["nbgrader"]["grade_id"] for c in graded_cells()])
+def test_grading_literals_agree_with_chunklib_today(cell, capsys):
+    """Each graded cell passes when chunklib's functions (and chunklib's Part 1 answers, and the
+    quiz's letters) stand in for the learner's: the literals were not typed by hand."""
+    answers = {k: c.expected() for k, c in lesson.CHECKS.items()}
+    letters = {f"q{i}": q.answer for i, q in enumerate(lesson.QUIZ, start=1)}
+    exec(compile(cell.source, cell.metadata["nbgrader"]["grade_id"], "exec"),
+         {**CHUNKLIB, **answers, **letters})
+
+
+def solutions():
+    ns = {}
+    for cell in NB.cells:
+        gid = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if gid in CHUNKLIB:
+            exec(compile(cell.source, gid, "exec"), ns)
+    return ns
+
+
+SOLUTION = solutions()
+texts = st.text(alphabet="ab .!?\"\n\r\t日é👩\u200d\u00a0", max_size=60)
+
+
+@given(texts)
+def test_reference_split_sentences_is_chunklibs(text):
+    assert SOLUTION["split_sentences"](text) == split_sentences(text)
+
+
+@given(texts, st.integers(1, 12),
+       st.sampled_from([SEPS, (), (" ",), ("\n", ". "), (". ", "\n\n", "a")]))
+def test_reference_recursive_split_is_chunklibs(text, size, separators):
+    assert SOLUTION["recursive_split"](text, size, separators) == recursive_split(
+        text, size, separators)
+
+
+@given(st.lists(st.integers(0, 6), max_size=8), st.integers(1, 12))
+def test_reference_merge_spans_is_chunklibs(steps, size):
+    bounds = [0]
+    for step in steps:  # ordered spans, some with gaps between them
+        bounds.append(bounds[-1] + step)
+    spans = [(a, b) for a, b in zip(bounds[::2], bounds[1::2], strict=False)]
+    assert SOLUTION["merge_spans"](spans, size) == merge_spans(spans, size)
+
+
+@given(texts, st.integers(1, 12))
+def test_reference_boundary_quality_is_chunklibs(text, size):
+    sentences = split_sentences(text)
+    spans = [s for s in recursive_split(text, size) if s[1] > s[0]]
+    if len(spans) > 1 and (not sentences or any(e <= sentences[0][0] for _, e in spans[:-1])):
+        return  # no sentence, or an end before the first: left open by the lesson
+    got = SOLUTION["boundary_quality"](sentences, spans)
+    assert type(got) is float and got == boundary_quality(sentences, spans)
+
