@@ -2,9 +2,12 @@
 
 ``merge_hits`` joins hits that overlap or touch, but only within the same source, revision and
 ACL: two chunks with similar text from different sources, versions or permissions must never
-be merged. A merged hit keeps every original hit in ``parts``, so each segment's provenance
-and score survive. ``pack_context`` fills a budget greedily by score and returns the chosen
-hits in reading order.
+be merged. Every group, a lone hit too, comes out as one dict with exactly the keys
+``source_id, revision, acl, start, end, score, parts``: the union span, the highest score, and
+the original hits in ``parts``, so each segment's provenance and score survive. ACLs compare
+as sets of groups (``("oncall", "sre")`` equals ``["sre", "oncall"]``). ``pack_context`` fills a
+budget greedily by score and returns the chosen hits in reading order, ``(source_id, revision,
+start, end)``.
 
 Leaves out: near-duplicate detection by text similarity (deliberately: it merges what must stay
 apart) and token counting (lengths here are ``end - start`` in the spans' unit).
@@ -28,8 +31,9 @@ def merge_hits(hits: Sequence[Mapping]) -> list[dict]:
     """Merge hits of equal ``source_id``, ``revision`` and ``acl`` that overlap or touch.
 
     Every output is ``{"source_id", "revision", "acl", "start", "end", "score", "parts"}``:
-    the union span, the highest score, and the original hits in order of start; a hit with no
-    neighbour comes out alone (``parts`` holds just it). Sorted by source, revision, start.
+    the union span, the highest score, and the original hits sorted by ``(start, end)``; a hit
+    with no neighbour comes out alone (``parts`` holds just it). Output sorted by
+    ``(source_id, revision, start, end)``.
     ``[m["parts"] and (m["start"], m["end"]) for m in merge_hits(hits)]`` -> [(0, 180)]
     """
     groups: dict[tuple, list[Mapping]] = {}
@@ -56,7 +60,9 @@ def merge_hits(hits: Sequence[Mapping]) -> list[dict]:
 
 def pack_context(hits: Sequence[Mapping], budget: int) -> list[Mapping]:
     """Take hits by score (highest first, ties by start), skip any that does not fit what is
-    left of ``budget`` (length ``end - start``), and return the chosen ones in reading order.
+    left of ``budget`` (length ``end - start``, in the spans' unit: characters in lesson 6),
+    and return the chosen ones in reading order, sorted by ``(source_id, revision, start,
+    end)``.
 
     ``[h["start"] for h in pack_context(hits, 100)]`` -> starts of the chosen hits, ascending
     """
@@ -67,4 +73,4 @@ def pack_context(hits: Sequence[Mapping], budget: int) -> list[Mapping]:
         if length <= remaining:
             chosen.append(hit)
             remaining -= length
-    return sorted(chosen, key=lambda h: (h.get("source_id", ""), h["start"], h["end"]))
+    return sorted(chosen, key=lambda h: (h["source_id"], h["revision"], h["start"], h["end"]))
