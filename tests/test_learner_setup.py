@@ -1,0 +1,251 @@
+"""The learner's setup without a browser: Binder files, the JupyterLab settings, the first lesson,
+the raw release as a learner first runs it, and the widget accessibility helpers headless.
+
+Iterates over release/*/, so a new lesson is covered without touching this file. The browser
+side of the same path is tests/test_browser.py.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import importlib.util
+import json
+import os
+import re
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import nbformat
+import pytest
+from nbclient import NotebookClient
+from packaging.specifiers import SpecifierSet
+
+import course
+from tests.nbgrading import RELEASE, REPO, lesson_notebook
+from tools import export_html
+
+LESSONS = export_html.release_lessons()
+LAB_SCHEMAS = [Path(sys.prefix) / "share/jupyter/lab/schemas",
+               *sorted((Path(sys.prefix) / "share/jupyter/labextensions").glob("**/schemas"))]
+
+
+def _settings(name: str) -> dict:
+    return json.loads((course.SETTINGS / name).read_text(encoding="utf-8"))
+
+
+# ------------------------------------------------------------------ Binder (repo2docker)
+
+
+def test_binder_reads_the_repository_root():
+    # repo2docker reads only binder/ (or .binder/) when one exists, and would miss these files
+    assert not (REPO / "binder").exists() and not (REPO / ".binder").exists()
+    for name in ("runtime.txt", "postBuild", "requirements.txt"):
+        assert (REPO / name).is_file(), name
+
+
+def test_runtime_is_a_python_that_nbgrader_supports():
+    runtime = (REPO / "runtime.txt").read_text().strip()
+    match = re.fullmatch(r"python-(\d+)\.(\d+)", runtime)
+    assert match, runtime
+    version = f"{match[1]}.{match[2]}"
+    assert version in SpecifierSet(importlib.metadata.metadata("nbgrader")["Requires-Python"])
+
+
+def test_post_build_stops_on_errors_and_configures_the_learner_settings():
+    post = REPO / "postBuild"
+    text = post.read_text()
+    assert text.startswith("#!/bin/bash\n")
+    assert re.search(r"(?m)^set -[a-z]*e", text)
+    assert re.search(r"(?m)^python3? course\.py configure$", text)
+    assert post.stat().st_mode & stat.S_IXUSR
+
+
+def test_requirements_install_chunklib_and_pin_everything_else():
+    lines = [ln.strip() for ln in (REPO / "requirements.txt").read_text().splitlines()
+             if ln.strip() and not ln.startswith("#")]
+    assert "-e ." in lines
+    unpinned = [ln for ln in lines if ln != "-e ." and not re.fullmatch(r"[\w.\-\[\]]+==[\w.]+",
+                                                                         ln)]
+    assert not unpinned
+    names = {re.split(r"[=\[]", ln)[0].lower().replace("_", "-") for ln in lines}
+    assert {"jupyterlab", "ipywidgets", "nbgrader", "playwright"} <= names
+
+
+# ------------------------------------------------------------------ the JupyterLab settings
+
+
+def _schema(plugin: str) -> dict:
+    package, _, name = plugin.partition(":")
+    for root in LAB_SCHEMAS:
+        path = root / package / f"{name}.json"
+        if path.is_file():
+            return json.loads(path.read_text(encoding="utf-8"))
+    raise AssertionError(f"no settings schema for {plugin}")
+
+
+@pytest.mark.parametrize("plugin", sorted(_settings("overrides.json")))
+def test_each_override_names_a_real_setting_with_a_valid_value(plugin):
+    schema = _schema(plugin)
+    values = _settings("overrides.json")[plugin]
+    assert set(values) <= set(schema["properties"]), plugin
+    jsonschema.validate(values, {**schema, "required": []})
+
+
+def test_overrides_do_what_the_learner_path_needs():
+    o = _settings("overrides.json")
+    assert o["@jupyterlab/notebook-extension:tracker"]["autoStartDefaultKernel"] is True
+    assert o["@jupyterlab/apputils-extension:notification"]["fetchNews"] == "false"
+    assert o["@jupyterlab/apputils-extension:notification"]["checkForUpdates"] is False
+    assert o["@jupyter-widgets/jupyterlab-manager:plugin"]["saveState"] is True
+
+
+def test_disabled_nbgrader_parts_exist_and_validation_stays():
+    plugins = _settings("page_config.json")["disabledExtensions"]
+    bundle = "".join(p.read_text(encoding="utf-8", errors="ignore") for p in
+                     (Path(sys.prefix) / "share/jupyter/labextensions/@jupyter/nbgrader/static")
+                     .glob("*.js"))
+    for plugin in plugins:
+        assert f'"{plugin}"' in bundle, plugin
+    instructor = ("assignment-list", "course-list", "create-assignment", "formgrader", "menu")
+    assert set(plugins) == {f"@jupyter/nbgrader:{n}" for n in instructor}
+    server = _settings("jupyter_server_config.json")["ServerApp"]["jpserver_extensions"]
+    for module, enabled in server.items():
+        assert importlib.util.find_spec(module) is not None, module
+        assert enabled is False
+    assert "nbgrader.server_extensions.validate_assignment" not in server  # a learner's tool
+
+
+def test_configure_merges_into_an_environment_and_is_idempotent(tmp_path):
+    page_config = tmp_path / "etc/jupyter/labconfig/page_config.json"
+    page_config.parent.mkdir(parents=True)
+    page_config.write_text(json.dumps({"disabledExtensions": {"other:plugin": True},
+                                       "someKey": 1}))
+    changed = course.configure(tmp_path)
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in changed) == sorted(
+        course.LEARNER_CONFIG.values())
+    merged = json.loads(page_config.read_text())
+    assert merged["someKey"] == 1 and merged["disabledExtensions"]["other:plugin"] is True
+    assert all(merged["disabledExtensions"][p] for p in
+               _settings("page_config.json")["disabledExtensions"])
+    assert course.configure(tmp_path) == []  # nothing left to change
+    for name, rel in course.LEARNER_CONFIG.items():
+        installed = json.loads((tmp_path / rel).read_text())
+        assert course._merge(installed, _settings(name)) == installed
+
+
+@pytest.mark.slow
+def test_this_environment_has_the_learner_settings(tmp_path):
+    course.configure(sys.prefix)  # what setup and Binder's postBuild do; idempotent
+    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(tmp_path))  # no personal config
+    jupyter = [sys.executable, "-m", "jupyter"]
+    out = subprocess.run([*jupyter, "server", "extension", "list"], env=env, text=True,
+                         capture_output=True, check=True)
+    text = re.sub(r"\x1b\[[0-9;]*m", "", out.stdout + out.stderr)
+    for module in _settings("jupyter_server_config.json")["ServerApp"]["jpserver_extensions"]:
+        assert re.search(rf"{re.escape(module)} disabled", text), module
+    assert re.search(r"nbgrader\.server_extensions\.validate_assignment enabled", text)
+    out = subprocess.run([*jupyter, "labextension", "list"], env=env, text=True,
+                         capture_output=True, check=True)
+    text = re.sub(r"\x1b\[[0-9;]*m", "", out.stdout + out.stderr)
+    disabled = text.split("Disabled extensions:", 1)[1]
+    for plugin in _settings("page_config.json")["disabledExtensions"]:
+        assert plugin in disabled, plugin
+    overrides = Path(sys.prefix) / course.LEARNER_CONFIG["overrides.json"]
+    assert course._merge(json.loads(overrides.read_text()), _settings("overrides.json")) == (
+        json.loads(overrides.read_text()))
+
+
+# ------------------------------------------------------------------ the first lesson
+
+
+def test_open_shows_the_lowest_numbered_release_lesson():
+    first = LESSONS[0]
+    assert course.first_lesson() == f"release/{first}/{lesson_notebook(first, RELEASE).name}"
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_release_names_its_kernel(lesson):
+    # without it, JupyterLab asks "Select Kernel" where several kernels are installed
+    nb = nbformat.read(lesson_notebook(lesson, RELEASE), as_version=4)
+    assert nb.metadata.get("kernelspec", {}).get("name") == "python3"
+
+
+def test_readme_binder_link_opens_the_first_lesson():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    first_block = re.search(r"```(?:bash|sh)?\n(.*?)```", readme, re.S)[1]
+    assert first_block.lstrip().startswith("python3 course.py open"), "the README's first command"
+    links = re.findall(r"mybinder\.org/v2/[^\s)]*\?urlpath=lab/tree/([^\s)&\"']+)", readme)
+    assert links, "README: add the Binder link (?urlpath=lab/tree/<first release lesson>)"
+    for target in links:
+        if not (REPO / target).is_file() and not LESSONS[0].startswith("01-"):
+            pytest.skip(f"{target}: lesson 1 is not released yet")
+        assert target == course.first_lesson(), target
+
+
+# ------------------------------------------------------------------ the raw release, headless
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_raw_release_errors_only_at_the_stubs(lesson, tmp_path):
+    """Every cell run on its own (allow_errors): the cells before the first exercise run clean,
+    and every error anywhere is nbgrader's NotImplementedError stub, raised by an answer cell
+    or by a check that calls a stub."""
+    nb = nbformat.read(lesson_notebook(lesson, RELEASE), as_version=4)
+    NotebookClient(nb, timeout=60, kernel_name="python3", allow_errors=True,
+                   resources={"metadata": {"path": str(tmp_path)}}).execute(
+                       stderr=subprocess.DEVNULL)
+    first = min(i for i, c in enumerate(nb.cells)
+                if c.metadata.get("nbgrader", {}).get("solution"))
+    problems = [(i, o.get("ename") or o.get("text", "")[:100]) for i, c in enumerate(nb.cells)
+                if c.cell_type == "code" for o in c.outputs
+                if o.output_type == "error" or (o.output_type == "stream" and o.name == "stderr")]
+    assert not [p for p in problems if p[0] < first], problems
+    assert problems and {p[1] for p in problems} == {"NotImplementedError"}, problems
+    sent = [o for c in nb.cells[:first] if c.cell_type == "code" for o in c.outputs
+            if "application/javascript" in o.get("data", {})]
+    assert sent, "the explorer should send chunklib's widget accessibility script"
+
+
+# ------------------------------------------------------------------ widgets, headless
+
+
+def test_widget_helpers_send_nothing_outside_a_kernel(capsys):
+    from chunklib.widgets.common import int_slider, send_widget_a11y
+
+    assert send_widget_a11y() is False
+    int_slider("chunk size C", 200, 1, 500)
+    assert capsys.readouterr().out == ""
+
+
+def test_plot_image_carries_its_alt_text_as_a_synced_tooltip():
+    from chunklib.plotting import new_figure
+    from chunklib.widgets.common import PlotImage, png_view, refresh_png
+
+    img = png_view(new_figure(), alt="Plot of nothing")
+    assert isinstance(img, PlotImage) and img.tooltip == "Plot of nothing"
+    state = img.get_state()
+    assert state["description"] == "" and state["tooltip"] == "Plot of nothing"
+    refresh_png(img, new_figure(), "Plot of something")
+    assert img.tooltip == "Plot of something" and img.value[:4] == b"\x89PNG"
+
+
+def test_accessibility_script_labels_sliders_and_frees_their_keys():
+    from chunklib.widgets.common import WIDGET_A11Y_JS
+
+    for needle in ("aria-label", "aria-description", "data-lm-suppress-shortcuts",
+                   "MutationObserver", "[role=\"slider\"]", "select"):
+        assert needle in WIDGET_A11Y_JS, needle
+
+
+def test_export_pins_its_npm_files():
+    for spec, (integrity, files) in export_html.PINNED.items():
+        assert re.fullmatch(r"(@[\w-]+/)?[\w.-]+@\d+\.\d+\.\d+", spec), spec
+        assert re.fullmatch(r"sha512-[A-Za-z0-9+/]{86}==", integrity), spec
+        assert files
+    assert export_html._tarball("@jupyter-widgets/html-manager@1.0.15") == (
+        "jupyter-widgets-html-manager-1.0.15.tgz")
+    assert not export_html.assets_ready(Path("/nonexistent"))
