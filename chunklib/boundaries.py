@@ -36,7 +36,7 @@ from itertools import accumulate, pairwise
 
 from chunklib.sentences import split_sentences
 from chunklib.units import cut_sentences
-from chunklib.validate import require_int, require_spans, require_window
+from chunklib.validate import require_int, require_spans, require_text, require_window
 from chunklib.windows import text_windows
 
 DEFAULT_SEPARATORS = ("\n\n", "\n", ". ", " ")
@@ -46,12 +46,6 @@ Span = tuple[int, int]
 @functools.lru_cache(maxsize=64)
 def _pattern(separator: str) -> re.Pattern[str]:
     return re.compile(re.escape(separator))
-
-
-def _require_text(text: object) -> str:
-    if not isinstance(text, str):
-        raise TypeError(f"text must be a str, got {type(text).__name__}")
-    return text
 
 
 def _require_separators(separators: object) -> tuple[str, ...]:
@@ -129,7 +123,7 @@ def recursive_split(text: str, size: int, separators: Sequence[str] = DEFAULT_SE
     ``[(0, 0)]`` (``len("") <= size``: one span). ``recursive_split("aaa bbb ccc", 5)`` ->
     [(0, 4), (4, 8), (8, 11)]
     """
-    text, size = _require_text(text), require_int("size", size, minimum=1)
+    text, size = require_text(text), require_int("size", size, minimum=1)
     separators = _require_separators(separators)
 
     def hard_cut(start: int, end: int) -> list[Span]:
@@ -191,7 +185,7 @@ def split_text(text: str, size: int, overlap: int = 0,
     give shorter chunks. ``""`` gives ``[]``. ``split_text("aaa bbb ccc", 8)`` ->
     [(0, 8), (8, 11)]
     """
-    text = _require_text(text)
+    text = require_text(text)
     size, overlap = require_window(size, overlap)
     separators = _require_separators(separators)
     if not callable(length):
@@ -259,7 +253,7 @@ def span_stats(text: str, spans: Sequence[Span],
 
     ``span_stats("One. Two.", [(0, 5), (5, 9)])["boundary_quality"]`` -> 1.0
     """
-    text = _require_text(text)
+    text = require_text(text)
     sentences = split_sentences(text) if sentence_spans is None else sentence_spans
     lengths = [e - s for s, e in require_spans("spans", spans)] or [0]
     return {"chunks": len(spans), "sentences": len(sentences),
@@ -273,7 +267,7 @@ def compare_strategies(text: str, size: int) -> dict[str, dict]:
 
     ``compare_strategies("One. Two. Three.", 10)["recursive"]["sentences_cut"]`` -> 0
     """
-    text, size = _require_text(text), require_int("size", size, minimum=1)
+    text, size = require_text(text), require_int("size", size, minimum=1)
     sentences = split_sentences(text)
     return {"fixed": span_stats(text, text_windows(text, size, 0), sentences),
             "recursive": span_stats(text, split_text(text, size), sentences)}

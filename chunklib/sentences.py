@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import re
 
+from chunklib.validate import require_text
+
 __all__ = ["split_sentences", "paragraph_spans"]
 
 # Closing quotes: they may follow the terminator run and still belong to the sentence.
@@ -38,12 +40,6 @@ _BLANK_LINE = r"\n[^\S\n]*\n"
 _SENTENCE_BREAK = re.compile(r"[.!?]+[" + re.escape(CLOSERS) + r"]*(?=\s|\Z)|" + _BLANK_LINE)
 _PARAGRAPH_BREAK = re.compile(_BLANK_LINE)
 _NON_SPACE = re.compile(r"\S")
-
-
-def _require_text(text: object) -> str:
-    if not isinstance(text, str):
-        raise TypeError(f"text must be a str, got {type(text).__name__}")
-    return text
 
 
 def _trimmed(text: str, start: int, end: int) -> tuple[int, int] | None:
@@ -81,7 +77,7 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
 
     ``split_sentences("Dr. Smith left. Dr. Smith left.")`` -> [(0, 3), (4, 15), (16, 19), (20, 31)]
     """
-    return _pieces(_require_text(text), _SENTENCE_BREAK)
+    return _pieces(require_text(text), _SENTENCE_BREAK)
 
 
 def paragraph_spans(text: str) -> list[tuple[int, int]]:
@@ -89,4 +85,4 @@ def paragraph_spans(text: str) -> list[tuple[int, int]]:
 
     ``paragraph_spans("A b.\\r\\n\\r\\nC d.\\n")`` -> [(0, 4), (8, 12)]
     """
-    return _pieces(_require_text(text), _PARAGRAPH_BREAK)
+    return _pieces(require_text(text), _PARAGRAPH_BREAK)

@@ -27,7 +27,7 @@ import warnings
 from functools import cache
 from importlib import resources
 
-from chunklib.validate import require_int
+from chunklib.validate import require_int, require_text
 
 __all__ = ["ENCODINGS", "MINILM_MAX_SEQ_LENGTH", "MINILM_SPECIAL_TOKENS", "token_ids",
            "token_spans", "count_tokens", "wordpiece_spans", "wordpiece_count", "truncated_at"]
@@ -41,8 +41,8 @@ MINILM_TOKENIZER_FILE = "all-MiniLM-L6-v2.tokenizer.json"
 
 
 def _require_text(text: object) -> str:
-    if not isinstance(text, str):
-        raise TypeError(f"text must be a str, got {type(text).__name__}")
+    """A str (``validate.require_text``) that is also valid Unicode (no lone surrogates)."""
+    text = require_text(text)
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as err:

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from importlib import resources
 from itertools import accumulate
 
-from chunklib.validate import require_int, require_spans
+from chunklib.validate import require_int, require_spans, require_text
 from chunklib.windows import window_spans
 
 __all__ = ["UNIT_PATTERN", "unit_spans", "char_spans", "fixed_windows", "window_text",
@@ -40,12 +40,6 @@ __all__ = ["UNIT_PATTERN", "unit_spans", "char_spans", "fixed_windows", "window_
 UNIT_PATTERN = re.compile(r"\w+|[^\w\s]")
 
 
-def _require_text(text: object) -> str:
-    if not isinstance(text, str):
-        raise TypeError(f"text must be a str, got {type(text).__name__}")
-    return text
-
-
 def unit_spans(text: str) -> list[tuple[int, int]]:
     """Character spans of the word-like units of ``text``, in order (lesson 1).
 
@@ -53,7 +47,7 @@ def unit_spans(text: str) -> list[tuple[int, int]]:
     surprises (decomposed "café" is two units, 👩‍💻 three) are listed in the module docstring.
     ``unit_spans("Hi, you!")`` -> [(0, 2), (2, 3), (4, 7), (7, 8)]
     """
-    return [(m.start(), m.end()) for m in UNIT_PATTERN.finditer(_require_text(text))]
+    return [(m.start(), m.end()) for m in UNIT_PATTERN.finditer(require_text(text))]
 
 
 def char_spans(text: str) -> list[tuple[int, int]]:
@@ -61,7 +55,7 @@ def char_spans(text: str) -> list[tuple[int, int]]:
 
     ``char_spans("abc")`` -> [(0, 1), (1, 2), (2, 3)]
     """
-    return [(i, i + 1) for i in range(len(_require_text(text)))]
+    return [(i, i + 1) for i in range(len(require_text(text)))]
 
 
 def fixed_windows(n: int, size: int) -> list[tuple[int, int]]:
@@ -79,7 +73,7 @@ def window_text(text: str, spans: Sequence[tuple[int, int]], window: tuple[int, 
 
     ``window_text("a b c", [(0, 1), (2, 3), (4, 5)], (1, 3))`` -> 'b c'
     """
-    text = _require_text(text)
+    text = require_text(text)
     spans = require_spans("spans", spans)
     try:
         first, stop = window

@@ -28,6 +28,16 @@ def require_int(name: str, value: object, *, minimum: int | None = None) -> int:
     return value
 
 
+def require_text(text: object, name: str = "text") -> str:
+    """Return ``text`` if it is a str.
+
+    ``require_text(b"abc")`` -> TypeError: text must be a str, got bytes
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"{name} must be a str, got {type(text).__name__}")
+    return text
+
+
 def require_window(size: object, overlap: object) -> tuple[int, int]:
     """Check a chunk size and an overlap together: ``0 <= overlap < size``.
 
