@@ -1,0 +1,101 @@
+"""The benchmark scripts import and run on tiny inputs (no timing assertions: speed is measured
+by ``python3 benchmarks/run.py``, on demand, never here).
+
+Peers that are not installed in the course's venv are reported as "not run", which is what a
+missing peer must give; the benchmarks' own venv has them.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
+sys.path.insert(0, str(BENCH))
+
+import corpus  # noqa: E402
+import peers  # noqa: E402
+import report  # noqa: E402
+
+TEXT = ("# Title\n\nOne sentence. Another sentence.\n\n" * 40 + "tail " * 300)
+
+
+def test_docstring_document_is_markdown_in_source_order():
+    source = ('"""Module doc."""\n\nclass A:\n    """Class A."""\n\n    def f(self):\n'
+              '        """Method f."""\n\ndef g():\n    pass\n')
+    assert corpus.docstring_document("pkg.mod", source) == (
+        "# pkg.mod\n\nModule doc.\n\n## A\n\nClass A.\n\n## A.f\n\nMethod f.")
+    assert corpus.docstring_document("x", "def (:") == ""
+
+
+def test_corpus_build_is_deterministic_and_exact():
+    first, labels = corpus.build(target_bytes=30_000, sources=())
+    again, _ = corpus.build(target_bytes=30_000, sources=())
+    assert first == again and len(first.encode("utf-8")) == 30_000
+    assert labels[0] == "pydoc_data.topics (cut)"
+
+
+@pytest.mark.parametrize("text", ["", "x" * 150, "x" * 200, "x" * 1000, "x" * 1001, TEXT])
+def test_bare_span_loop_matches_chunklib(text):
+    from chunklib.windows import text_windows
+
+    assert peers.bare_spans(text) == text_windows(text, peers.SIZE, peers.OVERLAP)
+
+
+def test_offset_check_catches_wrong_offsets():
+    text = "abc abc abc"
+    assert peers.check(text, [(0, 3, "abc"), (4, None, "abc")])["offsets"] == "yes (2 of 2)"
+    assert peers.check(text, [(0, None, "abc"), (1, None, "abc")])["offsets"].startswith("no: 1")
+    # the right text at the wrong place: str.find on repeated text finds an earlier copy
+    assert peers.check(text, [(4, None, "abc"), (0, None, "abc")])["backwards"] == 1
+    assert peers.check(text, [(None, None, "abc")])["offsets"] == "no offsets"
+    assert peers.check(text, [(-1, None, "abc")])["exact"] is False
+
+
+def test_peers_script_runs_and_reports_every_row(tmp_path):
+    tiny = tmp_path / "tiny.md"
+    tiny.write_text(TEXT, encoding="utf-8")
+    out = tmp_path / "peers.json"
+    subprocess.run([sys.executable, str(BENCH / "peers.py"), "--corpus", str(tiny), "--json",
+                    str(out), "--repeat", "1", "--tiny"], check=True, capture_output=True)
+    rows = json.loads(out.read_text())["rows"]
+    assert len(rows) == len(peers.cases(TEXT))
+    for row in rows:
+        assert row["status"] == "ok" or row["status"].startswith("not run: "), row
+        if row["chunklib"]:
+            assert row["status"] == "ok" and row["exact"], row
+
+
+def test_learner_script_moves_a_slider(tmp_path):
+    out = tmp_path / "learner.json"
+    subprocess.run([sys.executable, str(BENCH / "learner.py"), "--json", str(out),
+                    "--skip-notebooks", "--moves", "1", "--widgets", "overlap"],
+                   check=True, capture_output=True)
+    (row,) = json.loads(out.read_text())["sliders"]
+    assert row["widget"] == "overlap.overlap_explorer" and row["status"] == "ok"
+
+
+def test_report_judges_targets_on_ratios():
+    data = {"date": "2026-01-01 00:00 UTC", "seconds": 1.0,
+            "machine": {"cpu": "test", "cores": 2, "memory": "1 GiB", "os": "test",
+                        "python": "3.11", "load_average": "0.10 0.10 0.10"},
+            "versions": {"chunklib": "0.1.0"},
+            "peers": {"rows": [
+                {"group": "fixed", "name": report.FIXED_BASE, "status": "ok", "ratio": 1.0},
+                {"group": "fixed", "name": report.CHUNKLIB_FIXED, "status": "ok", "ratio": 1.2},
+                {"group": "fixed", "name": report.BARE_TEXTS, "status": "ok", "ratio": 5.0},
+                {"group": "fixed", "name": report.CHUNKLIB_FIXED_TEXTS, "status": "ok",
+                 "ratio": 5.5},
+                {"group": "fixed", "name": report.CHONKIE, "status": "ok", "ratio": 500.0},
+                {"group": "structure", "name": report.CHUNKLIB_SPLIT_TEXTS, "status": "ok",
+                 "ratio": 1.1}]},
+            "learner": {"sliders": [{"widget": "w", "status": "ok", "median": 0.02}]},
+            "instructor": {"autograde": [{"lesson": "03", "status": "failed: x"}]}}
+    met = {t["target"][:30]: t["met"] for t in report.targets(data)}
+    assert list(met.values()) == [True, True, False, True, False]
+    text = report.markdown(data)
+    assert "## Targets" in text and "| **no** |" in text
