@@ -122,7 +122,7 @@ def cmd_test() -> int:
     rc = run(str(PY), "-m", "ruff", "check", ".")
     if rc:
         return rc
-    return run(str(PY), "-m", "pytest", "-n", "2", "--dist", "loadfile", "-q")
+    return run(str(PY), "-m", "pytest", "-n", "2", "--dist", "loadgroup", "-q")
 
 
 def cmd_release(*only: str) -> int:

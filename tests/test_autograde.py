@@ -33,7 +33,10 @@ def wrong_module(lesson: str):
     return importlib.import_module(f"tests.wrong.{mods[0]}")
 
 
-@pytest.fixture(scope="module", params=lessons())
+# one xdist group per lesson: each lesson's autograde runs once, on one worker, in parallel
+# with the other lessons (course.py test runs pytest with --dist loadgroup)
+@pytest.fixture(scope="module", params=[
+    pytest.param(lesson, marks=pytest.mark.xdist_group(lesson)) for lesson in lessons()])
 def graded(request, tmp_path_factory):
     """Autograde every kind of submission of one lesson; yield what the tests need."""
     lesson = request.param
