@@ -1,16 +1,17 @@
 """The chunk contract: one frozen, validated record per chunk with its minimum metadata (lesson 4).
 
-Fields by group, after seed 003's minimum set: identity (``chunk_id``, ``ordinal``), source
-(``source_id``, ``revision``, ``start``, ``end``), structure (``kind``, ``heading_path``,
-``element_id``), security (``tenant_id``, ``acl``), integrity (``content_sha256``,
-``retrieval_sha256``), vectors (``embedding_model``, ``embedding_revision``) and lifecycle
-(``strategy_version``, ``index_revision``, ``tombstone``). ``text`` is the citable slice
-``source[start:end]``; ``retrieval_text`` is what search and embeddings see (heading path,
-table header added). Every field has exactly one type; ``None`` means "missing" and is allowed
-only for ``acl`` (a missing ACL, which lesson 5 refuses to publish) and the fields filled in
-later (vectors, index revision). ``acl`` is a sorted tuple of distinct groups, never a string.
-Ids follow the COURSE.md appendix (lesson 5): ``chunk_id`` hashes the anchor element's id and
-the span *relative to that element*, so inserting text elsewhere changes no other chunk's id.
+Fields by group (``FIELD_GROUPS``), after seed 003's minimum set: identity (``chunk_id``,
+``ordinal``, ``strategy_version``), source (``source_id``, ``revision``, ``start``, ``end``),
+structure (``kind``, ``heading_path``, ``element_id``), security (``tenant_id``, ``acl``),
+integrity (``content_sha256``, ``retrieval_sha256``), vectors (``embedding_model``,
+``embedding_revision``) and lifecycle (``index_revision``, ``tombstone``). ``text`` is the
+citable slice ``source[start:end]``; ``retrieval_text`` is what search and embeddings see
+(heading path, table header added). Every field has exactly one type; ``None`` means
+"missing" and is allowed only for ``acl`` (a missing ACL, which lesson 5 refuses to publish)
+and the fields filled in later (vectors, index revision). ``acl`` is a sorted tuple of
+distinct groups, never a string. Ids follow the COURSE.md appendix (lesson 5): ``chunk_id``
+hashes the anchor element's id and the span *relative to that element*, so inserting text
+elsewhere changes no other chunk's id.
 
 Leaves out: storage (lesson 5's SQLite index), timestamps, language and classification fields,
 embedding dimensions.
@@ -31,6 +32,16 @@ from chunklib.validate import require_int
 
 CHUNK_KINDS = ELEMENT_KINDS + ("section", "window")  # section: elements of mixed kinds
 _HEX64 = re.compile(r"[0-9a-f]{64}")
+FIELD_GROUPS = {  # seed 003's minimum metadata set, then the two texts themselves
+    "identity": ("chunk_id", "ordinal", "strategy_version"),
+    "source": ("source_id", "revision", "start", "end"),
+    "structure": ("kind", "heading_path", "element_id"),
+    "security": ("tenant_id", "acl"),
+    "integrity": ("content_sha256", "retrieval_sha256"),
+    "vectors": ("embedding_model", "embedding_revision"),
+    "lifecycle": ("index_revision", "tombstone"),
+    "texts": ("text", "retrieval_text"),
+}
 
 
 @dataclass(frozen=True)
@@ -153,6 +164,22 @@ def make_chunk(source_text: str, start: int, end: int, *, kind: str,
         tenant_id=tenant_id, acl=normalize_acl(acl), text=text, retrieval_text=retrieval_text,
         content_sha256=content_sha256, retrieval_sha256=sha256_hex(retrieval_text),
         strategy_version=strategy_version)
+
+
+def describe(record: ChunkRecord, digits: int = 16) -> str:
+    """The record as text, one line per field, grouped as in ``FIELD_GROUPS``; ids and hashes
+    shortened to their first ``digits`` hex digits (lesson 4 prints one).
+
+    ``describe(record).splitlines()[1]`` -> '           ordinal            10'
+    """
+    lines = []
+    for group, names in FIELD_GROUPS.items():
+        for i, name in enumerate(names):
+            value = getattr(record, name)
+            shown = (value[:digits] + "…" if isinstance(value, str) and _HEX64.fullmatch(value)
+                     and len(value) > digits else repr(value))
+            lines.append(f"{group if i == 0 else '':10} {name:18} {shown}")
+    return "\n".join(lines)
 
 
 def to_dict(record: ChunkRecord) -> dict[str, Any]:

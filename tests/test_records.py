@@ -10,7 +10,9 @@ from hypothesis import strategies as st
 
 from chunklib.identity import H, chunk_id, element_id, sha256_hex
 from chunklib.records import (
+    FIELD_GROUPS,
     ChunkRecord,
+    describe,
     from_dict,
     make_chunk,
     normalize_acl,
@@ -179,3 +181,25 @@ def test_factory_text_is_always_the_source_slice(source, data):
     assert r.text == source[start:end]
     assert r.retrieval_text == "Heading path: H\n" + r.text
     assert isinstance(r, ChunkRecord)
+
+
+# ---------------------------------------------------------------- field groups and describe
+
+
+def test_field_groups_hold_every_field_once():
+    grouped = [name for names in FIELD_GROUPS.values() for name in names]
+    assert sorted(grouped) == sorted(f.name for f in dataclasses.fields(ChunkRecord))
+    assert len(grouped) == len(set(grouped))
+    assert list(FIELD_GROUPS)[:7] == ["identity", "source", "structure", "security",
+                                      "integrity", "vectors", "lifecycle"]  # seed 003's order
+
+
+def test_describe_shows_every_field_and_shortens_hashes():
+    r = _record()
+    lines = describe(r).splitlines()
+    assert len(lines) == len(dataclasses.fields(ChunkRecord))
+    assert lines[0].split() == ["identity", "chunk_id", r.chunk_id[:16] + "…"]
+    assert lines[1] == "           ordinal            3"
+    assert f"content_sha256     {r.content_sha256[:16]}…" in describe(r)
+    assert "text               'production | 4 | SRE'" in describe(r)
+    assert r.retrieval_sha256 in describe(r, digits=64)

@@ -35,6 +35,7 @@ def test_initial_state(explorer):
         "24 chunks, duplication ratio 0.1093 (2300 characters stored twice)")
     assert rows(explorer)["windows readable by nobody"].startswith("6 ")
     assert "Chunk 1 of 44" in explorer.step_label.value
+    assert explorer.image.tooltip.startswith("Plot of 44 structure-aware chunks and 24 fixed")
 
 
 def test_every_control_is_labelled(explorer):
@@ -56,6 +57,7 @@ def test_stepping_to_the_table_row_shows_both_texts_and_hashes(explorer):
     assert sha256_hex(chunk.text) in detail and sha256_hex(chunk.retrieval_text) in detail
     assert rows(explorer)["ACL"] == "sre"
     assert rows(explorer)["heading path"] == "Deployment Guide > Environment Matrix"
+    assert "<b>heading path</b>: Deployment Guide &gt; Environment Matrix" in detail
     assert explorer.image.value != before_png and explorer.summary.value != before_summary
     assert "font-weight:bold' title='chunk 11'>production | 4 | SRE</span>" in (
         explorer.document.value)
@@ -84,8 +86,14 @@ def test_whole_document_toggle(explorer):
 def test_budget_changes_the_chunks_and_clamps_overlap():
     x = StructureExplorer()
     x.overlap_slider.value = 500
+    assert x.note.value == ""
     x.size_slider.value = 400
     assert x.overlap_slider.value == 200  # at most half the budget
+    assert "lowered from 500 to 200" in x.note.value
+    assert rows(x)["structure-aware"].startswith("88 chunks")  # rechunked with overlap 200
+    x.size_slider.value = 450
+    assert x.note.value == "" and x.overlap_slider.value == 200
+    x.size_slider.value = 400
     x.overlap_slider.value = 100
     assert rows(x)["structure-aware"] == (
         "85 chunks, duplication ratio 0.0570 (1200 characters stored twice)")
@@ -146,3 +154,25 @@ def test_document_html_matches_a_brute_force_reading(raw, current):
         for p in range(pos, pos + len(piece)):
             assert owners == [i for i, (s, e) in enumerate(spans) if s <= p < e]
         pos += len(piece)
+
+
+def test_position_ticks_are_integers():
+    x = StructureExplorer(sources=[load_source("fernhill-release-notes")],
+                          source_id="fernhill-release-notes")
+    ticks = [t for t in x.figure.axes[0].get_xticks() if 0 <= t <= 479]
+    assert ticks and all(float(t).is_integer() for t in ticks)
+
+
+def test_each_change_renders_the_picture_once(monkeypatch):
+    import chunklib.widgets.structure as module
+
+    calls = []
+    real = module.refresh_png
+    monkeypatch.setattr(module, "refresh_png", lambda *a, **k: (calls.append(1), real(*a, **k)))
+    x = StructureExplorer()
+    assert calls == []  # the first picture is rendered by png_view, once
+    x.chunk_slider.value = 30
+    x.source_menu.value = "deploy-faq"  # resets the stepper to 1: still one redraw
+    x.size_slider.value = 500
+    x.overlap_slider.value = 50
+    assert len(calls) == 4

@@ -3,7 +3,8 @@ heading path, ``text``, ``retrieval_text`` and both hashes side by side.
 
 Controls: the fixture source, the budget in characters, the overlap used for hard splits (at
 most half the budget: beyond that most characters are stored many times over and the views
-would hold thousands of chunks), and a chunk stepper. The plot draws three lanes over the
+would hold thousands of chunks; a note says so when a smaller budget lowers it), and a chunk
+stepper. The plot draws three lanes over the
 character axis (headings, structure-aware chunks, fixed windows), repeated characters hatched;
 the summary beside it is its text alternative and gives both duplication ratios, computed with
 ``chunklib.structure``.
@@ -19,6 +20,7 @@ from __future__ import annotations
 import html
 
 import ipywidgets as widgets
+from matplotlib.ticker import MaxNLocator
 
 from chunklib.elements import parse_elements
 from chunklib.fixture import Source, load_sources
@@ -56,15 +58,18 @@ def draw_structure(ax, chunk_spans, window_spans, heading_spans, n, current=None
     """
     ax.clear()
     lanes = [(2, heading_spans), (1, chunk_spans), (0, window_spans)]
-    for y, spans in lanes:
-        for i, (s, e) in enumerate(spans):
-            colour, hatch = ((HEADING_COLOUR, "") if y == 2 else
-                             (CHUNK_COLOURS[i % 2], CHUNK_HATCHES[i % 2]))
-            ax.broken_barh([(s, e - s)], (y - 0.35, 0.7), facecolor=colour, hatch=hatch,
-                           edgecolor="white", linewidth=0.3)
-        for s, e in repeated(spans):
-            ax.broken_barh([(s, e - s)], (y - 0.35, 0.7), facecolor=REPEAT_COLOUR,
-                           hatch="///", edgecolor="black", linewidth=0.4)
+    for y, spans in lanes:  # one collection per style: fast to draw, however many chunks
+        styles = ([(spans, HEADING_COLOUR, "")] if y == 2 else
+                  [(spans[k::2], CHUNK_COLOURS[k], CHUNK_HATCHES[k]) for k in (0, 1)])
+        for group, colour, hatch in styles:
+            if group:
+                ax.broken_barh([(s, e - s) for s, e in group], (y - 0.35, 0.7),
+                               facecolor=colour, hatch=hatch, edgecolor="white", linewidth=0.3)
+        shared = repeated(spans)
+        if shared:
+            ax.broken_barh([(s, e - s) for s, e in shared], (y - 0.35, 0.7),
+                           facecolor=REPEAT_COLOUR, hatch="///", edgecolor="black",
+                           linewidth=0.4)
     if current is not None and 0 <= current < len(chunk_spans):
         s, e = chunk_spans[current]
         ax.broken_barh([(s, max(e - s, 1))], (0.55, 0.9), facecolor="none",
@@ -73,6 +78,7 @@ def draw_structure(ax, chunk_spans, window_spans, heading_spans, n, current=None
     ax.set_ylim(-0.6, 2.6)
     ax.set_yticks([0, 1, 2], ["fixed windows", "structure-aware", "headings"])
     ax.set_xlabel("position in the source (characters)")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.grid(axis="x", alpha=0.3)
     ax.set_title("repeated characters: orange, hatched ///; current chunk: black outline",
                  fontsize=8, loc="left")
@@ -130,13 +136,14 @@ class StructureExplorer(widgets.VBox):
         self.next_button = widgets.Button(description="next ▶", tooltip="next chunk")
         self.whole_box = widgets.Checkbox(value=False, description="whole document",
                                           tooltip="show the whole source, not an excerpt")
-        self.step_label, self.summary = widgets.HTML(), widgets.HTML()
+        self.step_label, self.summary, self.note = widgets.HTML(), widgets.HTML(), widgets.HTML()
         self.document, self.detail = widgets.HTML(), widgets.HTML()
-        self.figure = new_figure(7.5, 2.4)
-        self.image = png_view(self.figure)
+        self.figure, self.image = new_figure(7.5, 2.4), None
+        self._rechunk()  # draws the figure once; the image is made from it
+        self.image = png_view(self.figure, self._alt)
         stepper = widgets.HBox([self.prev_button, self.chunk_slider, self.next_button])
         controls = widgets.VBox([self.source_menu, self.size_slider, self.overlap_slider,
-                                 stepper, self.step_label])
+                                 self.note, stepper, self.step_label])
         super().__init__([controls, widgets.HBox([self.image, self.summary]), self.detail,
                           self.whole_box, self.document])
         self.size_slider.observe(self._on_size, names="value")
@@ -146,11 +153,16 @@ class StructureExplorer(widgets.VBox):
             control.observe(self._redraw, names="value")
         self.prev_button.on_click(lambda _b: self._step(-1))
         self.next_button.on_click(lambda _b: self._step(+1))
-        self._rechunk()
 
     def _on_size(self, change) -> None:
+        old_overlap = self.overlap_slider.value
         self.overlap_slider.max = change["new"] // 2  # clamps the overlap (see the docstring)
-        self._rechunk()
+        if self.overlap_slider.value != old_overlap:  # the overlap's observer has rechunked
+            self.note.value = (f"<i>Split overlap lowered from {old_overlap} to "
+                               f"{self.overlap_slider.value}: at most half the budget.</i>")
+        else:
+            self.note.value = ""
+            self._rechunk()
 
     def _step(self, delta: int) -> None:
         s = self.chunk_slider
@@ -165,11 +177,13 @@ class StructureExplorer(widgets.VBox):
                          if e.kind == "heading"]
         new_source = getattr(self, "_shown", None) != self.source.source_id
         self._shown = self.source.source_id
+        before = self.chunk_slider.value
         with self.chunk_slider.hold_trait_notifications():
             self.chunk_slider.max = max(len(self.chunks), 1)
             self.chunk_slider.value = 1 if new_source else min(self.chunk_slider.value,
                                                                self.chunk_slider.max)
-        self._redraw()
+        if self.chunk_slider.value == before:  # otherwise the stepper's observer has redrawn
+            self._redraw()
 
     def summary_rows(self) -> list[tuple[str, str]]:
         """The numbers the summary shows, as (label, value) pairs."""
@@ -201,7 +215,9 @@ class StructureExplorer(widgets.VBox):
                     f"</pre><small>{name}: <code>{digest}</code></small></td>")
 
         same = "the same" if c.content_sha256 == c.retrieval_sha256 else "different"
-        return ("<table role='table' aria-label='the current chunk, two texts side by side' "
+        path = html.escape(" > ".join(c.heading_path) or "(none)")
+        return (f"<div><b>heading path</b>: {path}</div>"
+                "<table role='table' aria-label='the current chunk, two texts side by side' "
                 "style='width:100%'><tr>"
                 + column(f"text: the citable slice [{c.start}, {c.end})", c.text,
                          "content_sha256", c.content_sha256)
@@ -228,8 +244,10 @@ class StructureExplorer(widgets.VBox):
             window = None if self.whole_box.value else (
                 max(0, c.start - _EXCERPT), min(len(text), c.end + _EXCERPT))
         self.document.value = document_html(text, spans, current, window)
-        refresh_png(self.image, self.figure, f"Plot of {k} structure-aware chunks and "
-                    f"{len(self.windows)} fixed windows over {len(text)} characters.")
+        self._alt = (f"Plot of {k} structure-aware chunks and {len(self.windows)} fixed "
+                     f"windows over {len(text)} characters.")
+        if self.image is not None:  # None while __init__ draws the first picture
+            refresh_png(self.image, self.figure, self._alt)
         self.summary.value = summary_html(
             f"{self.source.source_id}: budget {self.size_slider.value}, split overlap "
             f"{self.overlap_slider.value}", self.summary_rows())
