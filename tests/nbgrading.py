@@ -97,3 +97,33 @@ def max_scores(nb) -> dict[str, float]:
     """grade_id -> points of every graded cell of a source notebook."""
     return {c.metadata["nbgrader"]["grade_id"]: float(c.metadata["nbgrader"]["points"])
             for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")}
+
+
+def wrong_module(lesson: str):
+    """The wrong solutions of a lesson: ``tests/wrong/l03_overlap.py`` for '03-overlap'."""
+    import importlib
+
+    number, slug = lesson.split("-", 1)
+    return importlib.import_module(f"tests.wrong.l{number}_{slug.replace('-', '_')}")
+
+
+def part2_functions(nb) -> list[str]:
+    """Grade ids of the answer cells that have both an examples and a hidden test cell."""
+    ids = {c.metadata.get("nbgrader", {}).get("grade_id") for c in nb.cells}
+    return [gid for c in nb.cells
+            if (gid := c.metadata.get("nbgrader", {}).get("grade_id"))
+            and c.metadata["nbgrader"].get("solution")
+            and {f"test_{gid}_examples", f"test_{gid}_hidden"} <= ids]
+
+
+def require_sandbox() -> None:
+    """Skip unless the autograde sandbox (bubblewrap) works here; in CI (CI set) fail instead."""
+    import pytest
+
+    from tools.grading.sandbox import probe
+
+    why = probe()
+    if why:
+        if os.environ.get("CI"):
+            pytest.fail(f"the autograde sandbox is missing in CI (.ci/run installs it): {why}")
+        pytest.skip(f"the autograde sandbox cannot run here: {why}")

@@ -1,0 +1,7 @@
+"""The instructor's grading pipeline (``python3 tools/grade.py``): release, collect, autograde
+in a sandbox, feedback without hidden tests, grade table and review report.
+
+Modules: ``cli`` (commands), ``pipeline`` (nbgrader runs), ``collect`` (folder or zip intake),
+``execute`` (hardened Execute preprocessor), ``guard`` (kernel-side reset before each test),
+``sandbox`` (bubblewrap kernel launcher), ``scan`` (static review), ``export`` (CSV, report).
+"""

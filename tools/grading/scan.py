@@ -1,0 +1,231 @@
+"""Static review of a submission: what in its answer cells a person should look at.
+
+Scans, with ``ast``, the code cells that will run as the student wrote them: answer (solution)
+cells and any ordinary cell the student added or changed (locked cells are restored by
+nbgrader, so their edits are reported as changes, not scanned). Flags, for manual review:
+- ``chunklib``: imports from the course library, which holds the reference solutions;
+- ``builtins``: patches or shadows builtins at module level;
+- ``test-helpers``: rebinds the hidden tests' helpers (``_same``, ``_alone``, ...) or patches
+  chunklib (``chunklib.selfcheck.check = ...``);
+- ``exit``: ``os._exit``, ``sys.exit``, signals, ``ctypes``: ways to stop or crash the kernel;
+- ``interpreter``: frames, ``get_ipython``, ``gc``, trace hooks, threads: ways to reach the tests;
+- ``always-equal``: an ``__eq__`` that returns True whatever it is given;
+- ``io``: files, subprocesses, network.
+Also lists locked cells the student edited (restored) or deleted (added back).
+
+Leaves out: dynamic tricks (``eval`` of built strings, ``getattr`` with computed names) beyond
+flagging ``eval``/``exec``/``getattr`` on modules; the grade itself.
+Example: ``scan_source("import os\\nos._exit(0)", helpers=set())`` -> ``[("exit", "os._exit", 2)]``.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import re
+
+from IPython.core.inputtransformer2 import TransformerManager
+
+BUILTIN_NAMES = set(dir(builtins)) - {"__name__", "__doc__"}
+HARMLESS_CHUNKLIB = ("chunklib.selfcheck", "chunklib.quiz", "chunklib.widgets")
+EXIT_CALLS = {"os._exit", "os.kill", "os.killpg", "os.abort", "sys.exit", "exit", "quit",
+              "signal.signal", "signal.alarm", "signal.pthread_kill", "os.fork"}
+EXIT_MODULES = {"ctypes", "faulthandler", "resource", "signal"}
+INTERP_CALLS = {"sys._getframe", "sys.settrace", "sys.setprofile", "get_ipython", "globals",
+                "locals", "vars", "eval", "exec", "compile", "importlib.reload", "setattr",
+                "sys.displayhook", "sys.excepthook", "threading.settrace", "__import__"}
+INTERP_MODULES = {"inspect", "gc", "threading", "_thread", "atexit", "traceback", "types",
+                  "importlib", "builtins", "IPython", "ipykernel", "nbgrader", "nbclient"}
+INTERP_ATTRS = {"__code__", "__globals__", "__closure__", "__builtins__", "f_locals",
+                "f_globals", "f_back", "f_lineno", "tb_frame", "gi_frame", "__subclasses__",
+                "__dict__", "modules"}
+INTERP_NAMES = {"In", "Out", "_ih", "_oh", "_i", "_ii", "__builtins__", "__builtin__"}
+IO_CALLS = {"open", "os.system", "os.popen", "os.remove", "os.unlink", "os.chmod",
+            "os.listdir", "os.scandir", "os.walk", "io.open"}
+IO_MODULES = {"subprocess", "socket", "urllib", "http", "requests", "shutil", "pty", "sqlite3",
+              "ftplib", "smtplib", "pathlib", "glob", "tempfile"}
+
+
+def dotted(node: ast.AST) -> str:
+    """``os.path.join`` for the expression ``os.path.join``; '' when not a plain dotted name."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        return ".".join([node.id, *reversed(parts)])
+    return ""
+
+
+def _top_level_bindings(tree: ast.Module):
+    """(name, line) of every name bound at module level (not inside a def or class)."""
+    todo = list(tree.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            yield node.name, node.lineno
+            continue
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.Name) and isinstance(child.ctx, ast.Store):
+                yield child.id, child.lineno
+            elif isinstance(child, ast.alias):
+                yield (child.asname or child.name).split(".")[0], node.lineno
+            elif isinstance(child, ast.ListComp | ast.SetComp | ast.DictComp |
+                            ast.GeneratorExp | ast.Lambda):
+                continue  # their variables are local
+            elif isinstance(child, ast.stmt | ast.expr | ast.excepthandler | ast.withitem):
+                todo.append(child)
+
+
+def _always_true(fn: ast.AST) -> bool:
+    if isinstance(fn, ast.Lambda):
+        return isinstance(fn.body, ast.Constant) and fn.body.value is True
+    returns = [n for n in ast.walk(fn) if isinstance(n, ast.Return)]
+    return bool(returns) and all(isinstance(r.value, ast.Constant) and r.value.value is True
+                                 for r in returns)
+
+
+def parse(source: str) -> ast.Module:
+    """Parse a cell as IPython would run it (magics and ``!`` lines become calls)."""
+    return ast.parse(TransformerManager().transform_cell(source))
+
+
+def scan_source(source: str, helpers: set[str]) -> list[tuple[str, str, int]]:
+    """(category, detail, line) for everything in one cell a reviewer should see."""
+    try:
+        tree = parse(source)
+    except SyntaxError as exc:
+        return [("syntax", f"does not parse: {exc.msg}", exc.lineno or 0)]
+    found: list[tuple[str, str, int]] = []
+    chunklib_names: set[str] = set()
+    aliases = {}  # local name -> what it was imported as: `import os as _os` -> {"_os": "os"}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            aliases.update({a.asname: a.name for a in node.names if a.asname})
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            aliases.update({a.asname or a.name: f"{node.module}.{a.name}" for a in node.names})
+
+    def full(name: str) -> str:
+        head, _, rest = name.partition(".")
+        return ".".join(p for p in (aliases.get(head, head), rest) if p)
+
+    for node in ast.walk(tree):
+        line = getattr(node, "lineno", 0)
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            mods = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                    else [node.module or ""])
+            for mod in mods:
+                top = mod.split(".")[0]
+                if top == "chunklib":
+                    names = ", ".join(a.name for a in node.names)
+                    if not mod.startswith(HARMLESS_CHUNKLIB):
+                        found.append(("chunklib", f"imports {names} from {mod}"
+                                      if isinstance(node, ast.ImportFrom) else f"imports {mod}",
+                                      line))
+                    chunklib_names.update((a.asname or a.name).split(".")[0] for a in node.names)
+                elif top in EXIT_MODULES:
+                    found.append(("exit", f"imports {mod}", line))
+                elif top in INTERP_MODULES:
+                    found.append(("interpreter" if top != "builtins" else "builtins",
+                                  f"imports {mod}", line))
+                elif top in IO_MODULES or mod in ("os.path",):
+                    found.append(("io", f"imports {mod}", line))
+        elif isinstance(node, ast.Call):
+            name = full(dotted(node.func))
+            if name in EXIT_CALLS:
+                found.append(("exit", f"calls {name}()", line))
+            elif name in INTERP_CALLS:
+                found.append(("interpreter", f"calls {name}()", line))
+            elif name in IO_CALLS:
+                found.append(("io", f"calls {name}()", line))
+            if name.split(".")[-1] in ("__import__", "import_module") and node.args and \
+                    isinstance(node.args[0], ast.Constant) and \
+                    re.fullmatch(r"chunklib(\.\w+)*", str(node.args[0].value)):
+                found.append(("chunklib", f"imports {node.args[0].value} by name", line))
+        elif isinstance(node, ast.Attribute):
+            if node.attr in INTERP_ATTRS:
+                found.append(("interpreter", f"uses .{node.attr}", line))
+            if isinstance(node.ctx, ast.Store | ast.Del):
+                root = dotted(node).split(".")[0]
+                if root in chunklib_names or root in helpers:
+                    found.append(("test-helpers", f"patches {dotted(node)}", line))
+                elif root in ("builtins", "__builtins__"):
+                    found.append(("builtins", f"patches {dotted(node)}", line))
+        elif isinstance(node, ast.Name) and node.id in INTERP_NAMES:
+            found.append(("builtins" if "builtin" in node.id else "interpreter",
+                          f"uses {node.id}", line))
+        elif isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and item.name == "__eq__" and \
+                        _always_true(item):
+                    found.append(("always-equal", f"class {node.name}: __eq__ always True", line))
+                if isinstance(item, ast.Assign) and isinstance(item.value, ast.Lambda) and \
+                        any(isinstance(t, ast.Name) and t.id == "__eq__" for t in item.targets) \
+                        and _always_true(item.value):
+                    found.append(("always-equal", f"class {node.name}: __eq__ always True", line))
+    same = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
+            and (n.module or "").startswith(HARMLESS_CHUNKLIB) for a in n.names}
+    for name, line in _top_level_bindings(tree):
+        if name in helpers and name not in same:
+            found.append(("test-helpers", f"rebinds {name}, a name the hidden tests use", line))
+        elif name in BUILTIN_NAMES:
+            found.append(("builtins", f"shadows the built-in {name}", line))
+    return sorted(set(found), key=lambda f: (f[2], f[0], f[1]))
+
+
+def test_helper_names(source_nb) -> set[str]:
+    """Names the test cells define or import that a submission must not rebind."""
+    names: set[str] = set()
+    for cell in source_nb.cells:
+        meta = cell.metadata.get("nbgrader", {})
+        if cell.cell_type != "code" or not meta.get("grade") or meta.get("solution"):
+            continue
+        try:
+            tree = parse(cell.source.replace("### BEGIN HIDDEN TESTS", "")
+                         .replace("### END HIDDEN TESTS", ""))
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("chunklib"):
+                names.update(a.asname or a.name for a in node.names)
+        names.update(n for n, _ in _top_level_bindings(tree) if n.startswith("_"))
+    return names
+
+
+def scan_notebook(submitted, release, source) -> list[dict]:
+    """Review items of one submitted notebook against the release and source notebooks.
+
+    A locked cell counts as unchanged when it equals its release or its source version.
+    """
+    helpers = test_helper_names(source)
+    meta = {c.metadata.get("nbgrader", {}).get("grade_id"): c.metadata.get("nbgrader", {})
+            for c in release.cells if c.metadata.get("nbgrader", {}).get("grade_id")}
+    locked: dict[str, set[str]] = {}
+    for nb in (release, source):
+        for c in nb.cells:
+            gid = c.metadata.get("nbgrader", {}).get("grade_id")
+            if gid in meta and meta[gid].get("locked") and not meta[gid].get("solution"):
+                locked.setdefault(gid, set()).add(c.source)
+    plain = {c.source for nb in (release, source) for c in nb.cells
+             if not c.metadata.get("nbgrader", {}).get("grade_id")}
+    items: list[dict] = []
+    seen = set()
+    for index, cell in enumerate(submitted.cells):
+        gid = cell.metadata.get("nbgrader", {}).get("grade_id")
+        label = gid or f"cell {index + 1}"
+        if gid in locked:
+            seen.add(gid)
+            if cell.source not in locked[gid]:
+                items.append({"kind": "change", "category": "edited-test",
+                              "cell": gid, "detail": "edited a locked cell (restored)"})
+            continue
+        if cell.cell_type != "code" or (gid is None and cell.source in plain):
+            continue
+        for category, detail, line in scan_source(cell.source, helpers):
+            items.append({"kind": "flag", "category": category, "cell": label,
+                          "detail": f"line {line}: {detail}"})
+    for gid in locked:
+        if gid not in seen and meta[gid].get("grade"):
+            items.append({"kind": "change", "category": "deleted-test", "cell": gid,
+                          "detail": "deleted a test cell (added back and graded)"})
+    return items
