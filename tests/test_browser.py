@@ -129,6 +129,13 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def _jupyterlab_race(message: str) -> bool:
+    """JupyterLab's own, not the lesson's: when a kernel restarts while the front end is still
+    asking it for a subshell (ipykernel 7), the pending request is cancelled and the page logs
+    an uncaught "Canceled future for create_subshell_request". Seen once in about ten runs."""
+    return "Canceled future for create_subshell_request" in message
+
+
 @pytest.fixture(scope="module")
 def browser():
     try:
@@ -224,7 +231,7 @@ def lab_page(browser, lab):
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.errors = []  # uncaught exceptions on the page
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.on("pageerror", lambda e: None if _jupyterlab_race(str(e)) else page.errors.append(str(e)))
     rel = _rel(LESSONS[0])
     t = time.perf_counter()
     # reset: a fresh workspace, with nothing reopened from an earlier session
