@@ -29,9 +29,9 @@ Leaves out: layout decisions of a particular lesson.
 from __future__ import annotations
 
 import html
+import os
 
 import ipywidgets as widgets
-from matplotlib.figure import Figure
 from traitlets import Unicode
 
 from chunklib.plotting import figure_png
@@ -126,13 +126,29 @@ def int_slider(description: str, value: int, lo: int, hi: int, step: int = 1,
     )
 
 
-def png_view(fig: Figure, alt: str = "") -> PlotImage:
-    """An Image widget showing ``fig`` as PNG; call ``refresh_png`` after redrawing.
+def png_view(fig, alt: str = "") -> PlotImage:
+    """An Image widget showing matplotlib Figure ``fig`` as PNG; ``refresh_png`` after redrawing.
 
     ``png_view(new_figure()).format`` -> 'png'
     """
+    return image_view(figure_png(fig), alt)
+
+
+def refresh_png(img: widgets.Image, fig, alt: str = "") -> None:
+    """Re-render ``fig`` into ``img`` (and update the tooltip used as a short alt text).
+
+    ``refresh_png(img, fig)``
+    """
+    set_image(img, figure_png(fig), alt)
+
+
+def image_view(png: bytes, alt: str = "") -> PlotImage:
+    """An Image widget showing PNG bytes (for example from ``Layers.draw``).
+
+    ``image_view(layers.draw(...), "Plot of 7 chunks").format`` -> 'png'
+    """
     send_widget_a11y()
-    img = PlotImage(value=figure_png(fig), format="png")
+    img = PlotImage(value=png, format="png")
     # flex-start: in an HBox beside a taller summary the picture would otherwise be stretched
     img.layout = widgets.Layout(max_width="640px", align_self="flex-start")
     if alt:
@@ -140,14 +156,33 @@ def png_view(fig: Figure, alt: str = "") -> PlotImage:
     return img
 
 
-def refresh_png(img: widgets.Image, fig: Figure, alt: str = "") -> None:
-    """Re-render ``fig`` into ``img`` (and update the tooltip used as a short alt text).
+def set_image(img: widgets.Image, png: bytes, alt: str = "") -> None:
+    """Show new PNG bytes in ``img`` and update its short alt text.
 
-    ``refresh_png(img, fig)``
+    ``set_image(img, layers.draw(...), "Plot of 6 chunks")``
     """
-    img.value = figure_png(fig)
+    img.value = png
     if alt:
         img.tooltip = alt
+
+
+def autograding() -> bool:
+    """True while nbgrader autogrades or validates a notebook (it sets ``NBGRADER_EXECUTION``).
+
+    Explorers are not built then: nothing is graded from them, and drawing them would make
+    every submission's autograde pay for matplotlib.
+    ``autograding()`` -> False in a learner's kernel
+    """
+    return bool(os.environ.get("NBGRADER_EXECUTION"))
+
+
+def not_drawn(name: str) -> widgets.HTML:
+    """What an explorer's cell shows instead of the explorer while nbgrader runs the notebook.
+
+    ``not_drawn("overlap explorer").value`` -> '<i>The overlap explorer is not drawn ...</i>'
+    """
+    return widgets.HTML(f"<i>The {html.escape(name)} is not drawn while nbgrader runs this "
+                        "notebook; open the notebook in JupyterLab to use it.</i>")
 
 
 def summary_html(title: str, rows: list[tuple[str, str]]) -> str:

@@ -1,0 +1,101 @@
+"""Cached-frame redraws (chunklib.layers) and the explorers' autograde mode."""
+
+import io
+import os
+import subprocess
+import sys
+
+import pytest
+from PIL import Image
+
+from chunklib.layers import Layers, canvas_png
+from chunklib.plotting import PALETTE, interval_bars, interval_frame
+from chunklib.widgets.common import autograding, not_drawn
+from chunklib.widgets.overlap import OverlapExplorer, overlap_explorer
+
+
+def pixels(png: bytes) -> bytes:
+    return Image.open(io.BytesIO(png)).convert("RGBA").tobytes()
+
+
+def draw(layers, n, spans, current=0):
+    ax = layers.axes[0]
+    return layers.draw(key=(n,), frame=lambda: interval_frame(ax, n),
+                       data=lambda: interval_bars(ax, spans, current=current),
+                       overlays=(ax.yaxis, *ax.spines.values()))
+
+
+def test_the_frame_is_rendered_once_per_key():
+    layers = Layers(7.5, 3.2)
+    draw(layers, 1000, [(0, 200), (150, 350)])
+    draw(layers, 1000, [(0, 300)])
+    draw(layers, 1000, [(0, 200), (150, 350), (300, 500)], current=2)
+    assert layers.frame_renders == 1
+    draw(layers, 500, [(0, 300)])
+    draw(layers, 1000, [(0, 300)])
+    assert layers.frame_renders == 2  # 1000's frame came back from the cache
+
+
+def test_a_cached_frame_gives_the_same_picture_as_a_fresh_draw():
+    spans = [(0, 200), (150, 350), (300, 500)]
+    cached = Layers(7.5, 3.2)
+    for n, s in ((1000, spans), (600, spans[:1]), (1000, spans[:2])):
+        draw(cached, n, s)
+    again = draw(cached, 1000, spans, current=1)
+    fresh = draw(Layers(7.5, 3.2), 1000, spans, current=1)
+    assert pixels(again) == pixels(fresh)
+    assert again[:4] == b"\x89PNG" and canvas_png(cached.figure)[:4] == b"\x89PNG"
+
+
+def test_old_data_artists_are_removed():
+    layers = Layers(7.5, 3.2)
+    draw(layers, 1000, [(0, 100)] * 5)
+    draw(layers, 1000, [(0, 100)])
+    assert len(layers.axes[0].collections) == 2  # one bar and the current-chunk outline
+
+
+def test_the_frame_cache_is_bounded():
+    layers = Layers(7.5, 3.2, max_frames=2)
+    for n in (100, 200, 300, 100):
+        draw(layers, n, [(0, 50)])
+    assert layers.frame_renders == 4 and len(layers._frames) == 2
+    with pytest.raises(ValueError, match="max_frames"):
+        Layers(7.5, 3.2, max_frames=0)
+
+
+def test_explorer_pictures_do_not_depend_on_the_path_taken():
+    e = overlap_explorer(1000, 200, 50)
+    for size in (300, 150, 250):
+        e.size_slider.value = size
+    e.n_slider.value = 700
+    e.n_slider.value = 1000
+    e.size_slider.value = 200
+    assert pixels(e.image.value) == pixels(OverlapExplorer(1000, 200, 50).image.value)
+
+
+def test_palette_is_matplotlibs_tableau_colorblind10():
+    import matplotlib.style
+
+    cycle = matplotlib.style.library["tableau-colorblind10"]["axes.prop_cycle"]
+    assert [c.upper() for c in cycle.by_key()["color"]] == PALETTE
+
+
+def test_autograding_follows_nbgraders_variable(monkeypatch):
+    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+    assert not autograding()
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    assert autograding()
+    placeholder = overlap_explorer()
+    assert "not drawn" in placeholder.value and placeholder.value == not_drawn(
+        "overlap explorer").value
+    with pytest.raises(ValueError, match="overlap"):
+        overlap_explorer(1000, 200, 200)  # bad arguments are still refused
+
+
+def test_autograde_mode_never_imports_matplotlib():
+    code = ("import sys; from chunklib.widgets.overlap import overlap_explorer; "
+            "overlap_explorer(); print('matplotlib' in sys.modules)")
+    env = {**os.environ, "NBGRADER_EXECUTION": "autograde"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "False"
