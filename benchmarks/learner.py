@@ -5,15 +5,20 @@ nbclient in a fresh kernel, as "Run all" does, from a temporary copy of its fold
 follows a run of an empty notebook (no cells: kernel start and shutdown only), and the ratio
 is the median of the per-pair ratios. The source notebooks are run, so every answer cell holds
 its solution: the wait of a learner who has finished the lesson. The three slowest cells of
-the last run are recorded from nbclient's own timestamps. A reference row, "(imports only)",
-runs one cell that imports what every explorer imports (matplotlib, ipywidgets): the floor of
-any lesson that shows an explorer.
+the last run are recorded from nbclient's own timestamps. Each round also runs the lesson's
+*floor*: a notebook with as many code cells as the lesson, the first importing what an explorer
+needs (matplotlib's Figure and Agg canvas, ipywidgets) and the rest ``pass``: what any lesson of
+that length with a matplotlib picture costs before it computes anything. A reference row,
+"(imports only)", is that import cell alone.
 
 Sliders: every ``*_explorer`` factory in ``chunklib.widgets`` is built with its defaults, then
 its ``size_slider`` (else its first other slider, else its first ``*_menu`` dropdown) is moved
 one step and back, each move timed from setting ``.value`` until the callback returns (plot
 drawn, PNG encoded, summary written): the redraw a learner waits for before the front end
-receives the new image. CPU seconds are recorded beside wall-clock seconds.
+receives the new image. CPU seconds are recorded beside wall-clock seconds. Every other slider
+and menu of the explorer (the chunk stepper included) is then moved the same way, fewer times,
+and the slowest control's median is recorded too: moves that change what a cached frame shows
+(the document length, say) cost a full render.
 
 Leaves out: the browser's own rendering and the comm round trip (a few milliseconds on
 loopback); JupyterLab start-up.
@@ -79,6 +84,18 @@ def slowest_cells(nb, k: int = 3) -> list[dict]:
 
 
 FLOOR = "(imports only)"
+IMPORTS = ("import ipywidgets, matplotlib.figure, matplotlib.backends.backend_agg"
+           "  # what an explorer needs")
+
+
+def floor_notebook(source):
+    """As many code cells as ``source``: the explorer's imports, then ``pass``."""
+    import nbformat
+
+    n = sum(c.cell_type == "code" for c in source.cells)
+    cells = [nbformat.v4.new_code_cell(IMPORTS)] + [nbformat.v4.new_code_cell("pass")
+                                                    for _ in range(max(n - 1, 0))]
+    return nbformat.v4.new_notebook(cells=cells, metadata=source.metadata)
 
 
 def notebook_waits(rounds: int = 3, only: str | None = None) -> dict:
@@ -86,8 +103,7 @@ def notebook_waits(rounds: int = 3, only: str | None = None) -> dict:
 
     out = []
     # The floor of any lesson with an explorer: one cell importing what every explorer imports.
-    floor = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
-        "import chunklib.widgets.common  # matplotlib and ipywidgets, as every explorer")])
+    floor = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(IMPORTS)])
     todo = [(FLOOR, None, floor)] + [(p.parent.name, p, None) for p in lessons()]
     for lesson, path, notebook in todo:
         if only and only not in lesson:
@@ -95,7 +111,8 @@ def notebook_waits(rounds: int = 3, only: str | None = None) -> dict:
         print(f"  notebook {lesson} ...", end=" ", flush=True)
         source = notebook if path is None else nbformat.read(path, as_version=4)
         empty = nbformat.v4.new_notebook(metadata=source.metadata)
-        pairs, last = [], None
+        floor_nb = floor_notebook(source) if path is not None else None
+        pairs, floors, last = [], [], None
         try:
             with tempfile.TemporaryDirectory() as tmp:
                 folder = Path(tmp) / "lesson"
@@ -106,6 +123,8 @@ def notebook_waits(rounds: int = 3, only: str | None = None) -> dict:
                 execute(nbformat.from_dict(empty), folder)  # warm the disk cache, untimed
                 for _ in range(rounds):
                     t_empty = execute(nbformat.from_dict(empty), folder)
+                    if floor_nb is not None:
+                        floors.append(execute(nbformat.from_dict(floor_nb), folder) / t_empty)
                     last = nbformat.from_dict(source)
                     t_lesson = execute(last, folder)
                     pairs.append((t_empty, t_lesson))
@@ -119,6 +138,7 @@ def notebook_waits(rounds: int = 3, only: str | None = None) -> dict:
                "lesson_median": statistics.median(p[1] for p in pairs),
                "ratio": statistics.median(p[1] / p[0] for p in pairs),
                "code_cells": sum(c.cell_type == "code" for c in source.cells),
+               "floor_ratio": statistics.median(floors) if floors else None,
                "slowest_cells": slowest_cells(last)}
         out.append(row)
         print(f"{row['lesson_median']:.2f} s vs empty {row['empty_median']:.2f} s "
@@ -166,6 +186,39 @@ def main_control(widget):
     raise AttributeError(f"{type(widget).__name__} has no slider or menu to move")
 
 
+def other_controls(widget, main) -> list[tuple[object, object, object]]:
+    """(control, value, other value) for every other ``*_slider`` and ``*_menu`` of ``widget``."""
+    found = []
+    for name in sorted(vars(widget)):
+        control = getattr(widget, name)
+        if control is main or not name.endswith(("_slider", "_menu")):
+            continue
+        if name.endswith("_slider"):
+            v0 = control.value
+            v1 = v0 + control.step if v0 + control.step <= control.max else v0 - control.step
+            if v1 >= control.min and v1 != v0:
+                found.append((control, v0, v1))
+        else:
+            values = [v for _, v in control.options] if isinstance(control.options[0],
+                                                                    tuple) else list(
+                control.options)
+            others = [v for v in values if v != control.value]
+            if others:
+                found.append((control, control.value, others[0]))
+    return found
+
+
+def timed_moves(control, v0, v1, moves: int) -> tuple[list[float], list[float]]:
+    """Wall and CPU seconds of ``moves`` moves of ``control`` between ``v1`` and ``v0``."""
+    times, cpu = [], []
+    for i in range(moves):
+        start, cpu_start = time.perf_counter(), time.process_time()
+        control.value = v1 if i % 2 == 0 else v0
+        times.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - cpu_start)
+    return times, cpu
+
+
 def slider_waits(moves: int = 21, only: str | None = None) -> dict:
     out = []
     for label, factory in explorers():
@@ -181,12 +234,11 @@ def slider_waits(moves: int = 21, only: str | None = None) -> dict:
             widget = factory()
             build = time.perf_counter() - start
             slider, v0, v1 = main_control(widget)
-            times, cpu = [], []
-            for i in range(moves):
-                start, cpu_start = time.perf_counter(), time.process_time()
-                slider.value = v1 if i % 2 == 0 else v0
-                times.append(time.perf_counter() - start)
-                cpu.append(time.process_time() - cpu_start)
+            times, cpu = timed_moves(slider, v0, v1, moves)
+            others = []
+            for control, c0, c1 in other_controls(widget, slider):
+                t_other, _ = timed_moves(control, c0, c1, max(moves // 2, 3))
+                others.append((statistics.median(t_other), control.description))
         except Exception as err:
             out.append({"widget": label, "status": f"failed: {type(err).__name__}: {err}"[:300]})
             print(out[-1]["status"], flush=True)
@@ -194,7 +246,9 @@ def slider_waits(moves: int = 21, only: str | None = None) -> dict:
         row = {"widget": label, "status": "ok", "moves": moves, "values": [v0, v1],
                "slider": slider.description,
                "build_seconds": build, "median": statistics.median(times),
-               "min": min(times), "max": max(times), "cpu_median": statistics.median(cpu)}
+               "min": min(times), "max": max(times), "cpu_median": statistics.median(cpu),
+               "slowest_other": ({"control": max(others)[1], "median": max(others)[0]}
+                                 if others else None)}
         out.append(row)
         print(f"median {row['median'] * 1000:.1f} ms (min {row['min'] * 1000:.1f}, "
               f"max {row['max'] * 1000:.1f}; CPU {row['cpu_median'] * 1000:.1f})", flush=True)

@@ -82,9 +82,11 @@ def targets(data: dict) -> list[dict]:
         if nb["lesson"].startswith("("):  # a reference row, not a lesson
             continue
         if nb["status"] == "ok":
+            floor = (f"; its floor (same number of cells, explorer imports, nothing computed): "
+                     f"{_x(nb['floor_ratio'])}" if nb.get("floor_ratio") else "")
             add(f"lesson {nb['lesson']} top to bottom within 2× of an empty notebook",
                 _x(nb["ratio"]), nb["ratio"] <= 2,
-                f"{_s(nb['lesson_median'])} vs {_s(nb['empty_median'])}")
+                f"{_s(nb['lesson_median'])} vs {_s(nb['empty_median'])}{floor}")
         else:
             add(f"lesson {nb['lesson']} top to bottom within 2× of an empty notebook",
                 nb["status"], False)
@@ -92,7 +94,9 @@ def targets(data: dict) -> list[dict]:
         if sl["status"] == "ok":
             add(f"{sl['widget']}: one slider move redraws in 30 ms or less (median)",
                 _ms(sl["median"]), sl["median"] <= 0.030,
-                f"CPU {_ms(sl.get('cpu_median'))} per move")
+                f"CPU {_ms(sl.get('cpu_median'))} per move"
+                + (f"; slowest other control ({sl['slowest_other']['control']}): "
+                   f"{_ms(sl['slowest_other']['median'])}" if sl.get("slowest_other") else ""))
         else:
             add(f"{sl['widget']}: one slider move redraws in 30 ms or less (median)",
                 sl["status"], False)
@@ -185,32 +189,41 @@ def markdown(data: dict) -> str:
         lines += ["", "## The learner's wait", "",
                   "Each lesson's source notebook (solutions in place) run top to bottom by "
                   "nbclient in a fresh kernel, each run paired with an empty notebook (no cells) "
-                  "run just before it.", "",
-                  "| lesson | code cells | empty notebook | lesson | ratio | slowest cells |",
-                  "|---|---:|---:|---:|---:|---|"]
+                  "run just before it. Floor: a notebook with as many code cells, the first "
+                  "importing matplotlib and ipywidgets, the others `pass`, as a ratio to the "
+                  "same empty notebook.", "",
+                  "| lesson | code cells | empty notebook | lesson | ratio | floor | "
+                  "slowest cells |",
+                  "|---|---:|---:|---:|---:|---:|---|"]
         for nb in learner["notebooks"]:
             if nb["status"] != "ok":
-                lines.append(f"| {nb['lesson']} | | | {nb['status']} | | |")
+                lines.append(f"| {nb['lesson']} | | | {nb['status']} | | | |")
                 continue
             slow = "; ".join(f"#{c['cell']} {c['seconds']:.2f} s `{c['first_line']}`"
                              for c in nb["slowest_cells"])
             lines.append(f"| {nb['lesson']} | {nb['code_cells']} | {_s(nb['empty_median'])} | "
-                         f"{_s(nb['lesson_median'])} | {_x(nb['ratio'])} | {slow} |")
+                         f"{_s(nb['lesson_median'])} | {_x(nb['ratio'])} | "
+                         f"{_x(nb.get('floor_ratio')) if nb.get('floor_ratio') else ''} | "
+                         f"{slow} |")
     if learner.get("sliders"):
         lines += ["", "One move of each explorer's `size_slider` (else its first slider, else its "
                   "first menu), one step and back, timed from setting `.value` until the redraw "
                   "returns (plot, PNG, summary). CPU: the process's own CPU time per move, "
                   "steadier than wall-clock time when other work shares the cores.", "",
-                  "| explorer | control | median | CPU median | min | max | moves | first build |",
-                  "|---|---|---:|---:|---:|---:|---:|---:|"]
+                  "| explorer | control | median | CPU median | min | max | moves | first build | "
+                  "slowest other control (median) |",
+                  "|---|---|---:|---:|---:|---:|---:|---:|---|"]
         for sl in learner["sliders"]:
             if sl["status"] != "ok":
-                lines.append(f"| {sl['widget']} | | {sl['status']} | | | | | |")
+                lines.append(f"| {sl['widget']} | | {sl['status']} | | | | | | |")
                 continue
             lines.append(f"| {sl['widget']} | {sl.get('slider', '')} | {_ms(sl['median'])} | "
                          f"{_ms(sl.get('cpu_median'))} | {_ms(sl.get('min'))} | "
                          f"{_ms(sl.get('max'))} | {sl.get('moves', '')} | "
-                         f"{_ms(sl.get('build_seconds'))} |")
+                         f"{_ms(sl.get('build_seconds'))} | "
+                         + (f"{sl['slowest_other']['control']}: "
+                            f"{_ms(sl['slowest_other']['median'])}"
+                            if sl.get("slowest_other") else "") + " |")
     instructor = data.get("instructor", {})
     if instructor.get("autograde"):
         lines += ["", "## The instructor's wait", "",

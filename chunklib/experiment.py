@@ -110,19 +110,36 @@ def global_spans(items: Sequence) -> list[tuple[int, int]]:
     return [(at[s] + a, at[s] + b) for s, a, b in items]
 
 
+def _chunker(strategy: Strategy) -> tuple:
+    """(the chunker, its overlap) of ``strategy``; parent-child children are structure chunks."""
+    if strategy.kind == "windows":
+        return window_chunks, strategy.overlap
+    return structure_chunks, strategy.size // 4
+
+
+@cache
+def _fixture_records(windows: bool, size: int, overlap: int) -> dict[str, tuple]:
+    """Each fixture source's chunk records, computed once for ``chunk_dicts`` and the
+    duplication ratio of ``summarize`` alike (a cache: the chunkers' results unchanged)."""
+    chunker = window_chunks if windows else structure_chunks
+    return {source.source_id: tuple(chunker(source, size, overlap)) for source in load_sources()}
+
+
+def _records(strategy: Strategy) -> dict[str, tuple]:
+    chunker, overlap = _chunker(strategy)
+    return _fixture_records(chunker is window_chunks, strategy.size, overlap)
+
+
 @cache
 def chunk_dicts(strategy: Strategy) -> tuple[dict, ...]:
     """Every fixture chunk of ``strategy`` as the dicts ``search`` takes (parent-child: the
     children). ``len(chunk_dicts(Strategy("windows", 1000)))`` -> 28
     """
-    if strategy.kind == "windows":
-        chunker, overlap = window_chunks, strategy.overlap
-    else:
-        chunker, overlap = structure_chunks, strategy.size // 4
+    records = _records(strategy)
     return tuple({"chunk_id": c.chunk_id, "source_id": c.source_id, "revision": c.revision,
                   "tenant_id": c.tenant_id, "acl": c.acl, "start": c.start, "end": c.end,
                   "heading_path": c.heading_path, "retrieval_text": c.retrieval_text}
-                 for source in load_sources() for c in chunker(source, strategy.size, overlap))
+                 for source in load_sources() for c in records[source.source_id])
 
 
 def retrieve(chunks: Sequence[dict], question: Question, k: int = K) -> list[dict]:
@@ -283,15 +300,19 @@ def summarize(strategy: Strategy, k: int = K) -> Summary:
     """
     outcomes = evaluate(strategy, k)
     n = len(outcomes)
-    chunker = window_chunks if strategy.kind == "windows" else structure_chunks
-    overlap = strategy.overlap if strategy.kind == "windows" else strategy.size // 4
+    records = _records(strategy)  # the chunks chunk_dicts made, not chunked again
+
+    def chunked(source, _size, _overlap):
+        return records[source.source_id]
+
     return Summary(strategy, sum(o.complete for o in outcomes), n,
                    sum(o.recall for o in outcomes) / n, sum(o.precision for o in outcomes) / n,
                    sum(o.iou for o in outcomes) / n,
                    sum(o.near_duplicates for o in outcomes), sum(len(o.hits) for o in outcomes),
                    sum(o.retrieved_chars for o in outcomes),
                    sum(o.repeated_chars for o in outcomes),
-                   fixture_duplication(load_sources(), chunker, strategy.size, overlap))
+                   fixture_duplication(load_sources(), chunked, strategy.size,
+                                       _chunker(strategy)[1]))
 
 
 def diagnose(strategy: Strategy, k: int = K) -> dict[str, list[str]]:

@@ -9,6 +9,7 @@ points, and feedback shows no hidden test.
 from __future__ import annotations
 
 import importlib
+import json
 
 import nbformat
 import pytest
@@ -98,3 +99,14 @@ def test_feedback_hides_hidden_tests(graded):
     assert "chunk_starts" in text and "AssertionError" in text
     for secret in ("BEGIN HIDDEN TESTS", "_r_starts", "_alone(", "[0, 150, 300, 450, 600, 750]"):
         assert secret not in text, secret
+
+
+def test_explorers_are_not_drawn_while_autograding(graded):
+    """nbgrader sets NBGRADER_EXECUTION in the kernel: explorers and pictures are skipped, so an
+    autograde pays only for what it grades (the solution still scores full marks above)."""
+    notebook = lesson_notebook(graded["lesson"], graded["course"] / "autograded" / "solution")
+    outputs = [o for c in nbformat.read(notebook, as_version=4).cells
+               if c.cell_type == "code" for o in c.get("outputs", [])]
+    text = json.dumps(outputs)
+    assert "is not drawn while nbgrader runs this notebook" in text
+    assert "image/png" not in text and '"format": "png"' not in text

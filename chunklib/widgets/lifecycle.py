@@ -10,6 +10,15 @@ missing ACL has no entry and no vector). *Publish* switches the pointer to the s
 back* switches it back; the summary, which is the plot's text alternative, says which
 generation readers see and what an employee and an SRE find for the production table.
 
+A menu change that returns to an edit built a moment ago reuses its shadow: the last few
+shadows stay in the index (a bounded LRU, keyed by what the edit changes; the oldest is dropped
+with ``ChunkIndex.drop``), with their plan, plot columns and change table, and the search lines
+are kept per generation (a generation never changes once built). A new edit is built from
+generation 1 as before. The plot is redrawn through ``chunklib.layers.Layers``: the legend, the
+row names and the x axis (the column labels) are a frame rendered once per set of columns
+(edits often share theirs), the cells are drawn over it. While nbgrader autogrades,
+``lifecycle_explorer`` returns a note instead (no matplotlib).
+
 Leaves out: edits of your own text (the edits are fixed, so every number is reproducible),
 sources other than the Deployment Guide.
 
@@ -20,22 +29,31 @@ sources other than the Deployment Guide.
 from __future__ import annotations
 
 import html
+from collections import OrderedDict
+from typing import NamedTuple
 
 import ipywidgets as widgets
-from matplotlib.patches import Patch
 
 from chunklib.elements import parse_elements
 from chunklib.fixture import Source, load_sources
 from chunklib.index import ChunkIndex
+from chunklib.layers import Layers
 from chunklib.lifecycle import (
     FakeEmbedder,
+    UpdateReport,
     insert_paragraph,
     rename_heading,
     set_section_acl,
     update,
 )
-from chunklib.plotting import PALETTE, new_figure
-from chunklib.widgets.common import png_view, refresh_png, summary_html
+from chunklib.plotting import PALETTE, bars_patch
+from chunklib.widgets.common import (
+    autograding,
+    image_view,
+    not_drawn,
+    set_image,
+    summary_html,
+)
 
 SOURCE_ID = "deployment-guide"
 NOTE = ("Reviewed in June by the Platform Reliability team: report anything out of date in "
@@ -49,6 +67,20 @@ STATES = {"same": ("same as generation 1", PALETTE[7], ""),
           "gone": ("gone (tombstone)", PALETTE[3], "xx"),
           "none": ("none: refused, ACL missing", "white", "..")}
 ROWS = ("chunk_id", "index entry", "vector")
+MATRIX = ("Deployment Guide", "Environment Matrix")
+SECTIONLESS = ("add an unrelated source", "delete the source")  # the section plays no part
+KEPT_SHADOWS = 8  # shadows kept in the index for a quick return to a recent edit
+MARGINS = {"left": 0.14, "right": 0.98, "bottom": 0.22, "top": 0.86}  # fit row names, legend
+
+
+class Shadow(NamedTuple):
+    """One built edit: what the views show of it (the report is None if it was refused)."""
+
+    description: str
+    report: UpdateReport | None
+    refused: str
+    columns: list
+    table: str
 
 
 def unrelated_source() -> Source:
@@ -98,7 +130,7 @@ def column_states(index: ChunkIndex, base: int, shadow: int, source_ids: set[str
     ``column_states(ix, 1, 2, {"deployment-guide"})[0]`` -> ('0', ('same', 'new', 'new'))
     """
     old, new = index.entries(base), index.entries(shadow)
-    old_ids = {c.chunk_id for c in index.chunks(base)}
+    sources = {c.chunk_id: c.source_id for c in index.chunks(base)}  # its chunk ids, too
     columns = []
     for c in index.chunks(shadow):
         if c.source_id not in source_ids:
@@ -106,38 +138,84 @@ def column_states(index: ChunkIndex, base: int, shadow: int, source_ids: set[str
         entry = new.get(c.chunk_id)
         before = old.get(c.chunk_id)
         if entry is None:
-            states = ("same" if c.chunk_id in old_ids else "new", "none", "none")
+            states = ("same" if c.chunk_id in sources else "new", "none", "none")
         else:
-            states = ("same" if c.chunk_id in old_ids else "new",
+            states = ("same" if c.chunk_id in sources else "new",
                       "same" if before and before["index_entry_id"] == entry["index_entry_id"]
                       else "new",
                       "same" if before and before["vector_key"] == entry["vector_key"] else "new")
         columns.append((str(c.ordinal), states))
     gone = sorted(cid for cid in old if cid not in new)
-    sources = {c.chunk_id: c.source_id for c in index.chunks(base)}
     columns += [("×", ("gone",) * 3) for cid in gone if sources[cid] in source_ids]
     return columns
 
 
-def draw_states(ax, columns) -> None:
-    """One column per chunk, one row each for chunk_id, index entry and vector."""
-    ax.clear()
-    for x, (_label, states) in enumerate(columns):
-        for y, state in enumerate(states):
-            _name, colour, hatch = STATES[state]
-            ax.broken_barh([(x, 0.9)], (2 - y - 0.4, 0.8), facecolor=colour, hatch=hatch,
-                           edgecolor="black", linewidth=0.3)
+def column_ticks(columns) -> tuple[int, tuple[float, ...], tuple[str, ...]]:
+    """The number of columns, the x tick positions and their labels (at most about 12).
+
+    ``column_ticks([("0", ("same",) * 3), ("×", ("gone",) * 3)])`` -> (2, (0.45, 1.45), ('0', '×'))
+    """
     n = max(len(columns), 1)
-    ax.set_xlim(-0.3, n + 0.2)
+    picked = range(0, len(columns), max(1, n // 12))
+    return n, tuple(x + 0.45 for x in picked), tuple(columns[x][0] for x in picked)
+
+
+def states_axes(ax) -> None:
+    """What never changes: the row names, the y range, the x axis label and the legend.
+
+    ``states_axes(ax)``
+    """
+    from matplotlib.patches import Patch
+
+    ax.clear()
     ax.set_ylim(-0.6, 2.6)
     ax.set_yticks([2, 1, 0], list(ROWS))
-    step = max(1, n // 12)
-    ax.set_xticks([x + 0.45 for x in range(0, len(columns), step)],
-                  [columns[x][0] for x in range(0, len(columns), step)], fontsize=7)
     ax.set_xlabel("chunk ordinal in the edited source (× = tombstoned, at the right)")
     ax.legend(handles=[Patch(facecolor=c, hatch=h, edgecolor="black", label=name)
                        for name, c, h in STATES.values()],
               loc="lower left", bbox_to_anchor=(0, 1.0), ncol=4, fontsize=7, frameon=False)
+
+
+def states_frame(ax, ticks) -> None:
+    """The x range and the column labels of ``column_ticks``: the rest of the frame, cheap to
+    set again when a cached frame comes back (``states_axes`` has set up what never changes).
+
+    ``states_frame(ax, column_ticks(columns))``
+    """
+    n, positions, labels = ticks
+    ax.set_xlim(-0.3, n + 0.2)
+    ax.set_xticks(positions, labels, fontsize=7)
+
+
+def states_cells(ax, columns) -> list:
+    """One column per chunk, one row each for chunk_id, index entry and vector (one patch per
+    state, however many chunks). Returns the artists added.
+
+    ``states_cells(ax, [("0", ("same", "new", "new"))])`` -> [<PathPatch ...>, ...]
+    """
+    cells: dict[str, list] = {state: [] for state in STATES}
+    for x, (_label, states) in enumerate(columns):
+        for y, state in enumerate(states):
+            cells[state].append((x, 0.9, 2 - y - 0.4, 0.8))
+    return [bars_patch(ax, bars, facecolor=STATES[state][1], hatch=STATES[state][2] or None,
+                       edgecolor="black", linewidth=0.3)
+            for state, bars in cells.items() if bars]
+
+
+def draw_states(ax, columns) -> None:
+    """One column per chunk, one row each for chunk_id, index entry and vector."""
+    states_axes(ax)
+    states_frame(ax, column_ticks(columns))
+    states_cells(ax, columns)
+
+
+def heading_paths_of_guide(sources: list[Source]) -> list[tuple[str, ...]]:
+    """The heading paths of the Deployment Guide, in reading order: the sections offered.
+
+    ``heading_paths_of_guide(load_sources())[0]`` -> ('Deployment Guide',)
+    """
+    guide = next(s for s in sources if s.source_id == SOURCE_ID)
+    return [e.heading_path for e in parse_elements(guide.text) if e.kind == "heading"]
 
 
 class LifecycleExplorer(widgets.VBox):
@@ -146,13 +224,14 @@ class LifecycleExplorer(widgets.VBox):
     ``LifecycleExplorer().edit_menu.value = "change the section's ACL"`` rebuilds the shadow.
     """
 
-    def __init__(self, edit: str = EDITS[0],
-                 section: tuple[str, ...] = ("Deployment Guide", "Environment Matrix")):
+    def __init__(self, edit: str = EDITS[0], section: tuple[str, ...] = MATRIX):
         self.sources = load_sources()
         self.index, self.embedder = ChunkIndex(), FakeEmbedder()
         update(self.index, self.sources, self.embedder)  # generation 1, published
-        guide = next(s for s in self.sources if s.source_id == SOURCE_ID)
-        paths = [e.heading_path for e in parse_elements(guide.text) if e.kind == "heading"]
+        paths = heading_paths_of_guide(self.sources)
+        self._shadows: OrderedDict[tuple, Shadow] = OrderedDict()  # LRU, see the docstring
+        self._queries: dict[int, tuple[str, str]] = {}  # generation -> employee, SRE lines
+        self._base: dict | None = None  # chunk_id -> record of generation 1
         style = {"description_width": "7em"}
         self.edit_menu = widgets.Dropdown(options=list(EDITS), value=edit, description="edit",
                                           tooltip="which edit to make", style=style)
@@ -164,8 +243,10 @@ class LifecycleExplorer(widgets.VBox):
         self.rollback_button = widgets.Button(description="roll back",
                                               tooltip="switch readers back to generation 1")
         self.note, self.summary, self.table = widgets.HTML(), widgets.HTML(), widgets.HTML()
-        self.figure = new_figure(7.5, 2.2)
-        self.image = png_view(self.figure)
+        self.layers = Layers(7.5, 2.2, margins=MARGINS)
+        self.figure = self.layers.figure
+        states_axes(self.figure.axes[0])  # once: the frames differ only in their x axis
+        self.image = image_view(b"")
         buttons = widgets.HBox([self.publish_button, self.rollback_button])
         super().__init__([widgets.VBox([self.edit_menu, self.section_menu, buttons, self.note]),
                           widgets.HBox([self.image, self.summary]), self.table])
@@ -180,19 +261,33 @@ class LifecycleExplorer(widgets.VBox):
         if self.index.published() != 1:
             self.index.rollback()
             note = "Readers were switched back to generation 1 before this edit was built. "
-        for generation in self.index.generations():
-            if generation != 1:
-                self.index.drop(generation)
-        edited, deleted, self.description = make_edit(
-            self.sources, self.edit_menu.value, self.section_menu.value)
-        try:
-            self.report = update(self.index, edited, self.embedder, deleted=deleted,
-                                 publish=False)
-        except ValueError as error:  # a refused revision: nothing is built, readers unaffected
-            self.report = None
-            note += f"Refused: {error}"
+        edit, section = self.edit_menu.value, self.section_menu.value
+        key = (edit,) if edit in SECTIONLESS else (edit, section)
+        shadow = self._shadows.get(key)
+        if shadow is None:
+            shadow = self._shadows[key] = self._build(edit, section)
+            while len(self._shadows) > KEPT_SHADOWS:
+                _key, old = self._shadows.popitem(last=False)
+                if old.report is not None:
+                    self.index.drop(old.report.generation)
+                    self._queries.pop(old.report.generation, None)
+        else:
+            self._shadows.move_to_end(key)
+        self.shadow, self.description, self.report = shadow, shadow.description, shadow.report
+        note += shadow.refused
         self.note.value = f"<i>{html.escape(note)}</i>" if note else ""
         self._redraw()
+
+    def _build(self, edit: str, section: tuple[str, ...]) -> Shadow:
+        """Build ``edit`` at ``section`` as a shadow of generation 1 (published now)."""
+        edited, deleted, description = make_edit(self.sources, edit, section)
+        try:
+            report = update(self.index, edited, self.embedder, deleted=deleted, publish=False)
+        except ValueError as error:  # a refused revision: nothing is built, readers unaffected
+            return Shadow(description, None, f"Refused: {error}", [], "")
+        touched = {SOURCE_ID, "onboarding-notes"}
+        columns = column_states(self.index, 1, report.generation, touched)
+        return Shadow(description, report, "", columns, self._table_html(report))
 
     def _switch(self, publish: bool) -> None:
         if self.report is None:
@@ -224,15 +319,19 @@ class LifecycleExplorer(widgets.VBox):
                                        " new"),
                      ("vectors computed", f"{self.report.embedded} (embedder calls)"),
                      ("refused, ACL missing", str(len(self.report.refused)))]
-        rows += [(f"employee: {QUERY!r}", self.query_line(["employees"])),
-                 (f"SRE: {QUERY!r}", self.query_line(["sre"]))]
+        if shown not in self._queries:  # a generation never changes once built
+            self._queries[shown] = (self.query_line(["employees"]), self.query_line(["sre"]))
+        employee, sre = self._queries[shown]
+        rows += [(f"employee: {QUERY!r}", employee), (f"SRE: {QUERY!r}", sre)]
         return rows
 
-    def _table_html(self) -> str:
-        base = {c.chunk_id: c for c in self.index.chunks(1)}
-        new = {c.chunk_id: c for c in self.index.chunks(self.report.generation)}
+    def _table_html(self, report: UpdateReport) -> str:
+        if self._base is None:  # generation 1 never changes: read once
+            self._base = {c.chunk_id: c for c in self.index.chunks(1)}
+        base = self._base
+        new = {c.chunk_id: c for c in self.index.chunks(report.generation)}
         lines = []
-        for action, ids in self.report.plan.items():
+        for action, ids in report.plan.items():
             if action == "keep":
                 continue
             for cid in ids:
@@ -248,23 +347,30 @@ class LifecycleExplorer(widgets.VBox):
                 f"<tr>{head}</tr>{''.join(lines)}</table>")
 
     def _redraw(self) -> None:
-        columns = []
-        if self.report is not None:
-            touched = {SOURCE_ID, "onboarding-notes"}
-            columns = column_states(self.index, 1, self.report.generation, touched)
-        draw_states(self.figure.axes[0], columns)
-        refresh_png(self.image, self.figure, f"{len(columns)} chunks: what changed after "
-                    f"{self.description}.")
+        columns = self.shadow.columns
+        ax = self.figure.axes[0]
+        ticks = column_ticks(columns)  # the frame key: many edits share their columns
+        png = self.layers.draw(key=ticks, frame=lambda: states_frame(ax, ticks),
+                               data=lambda: states_cells(ax, columns),
+                               overlays=ax.spines.values())
+        set_image(self.image, png, f"{len(columns)} chunks: what changed after "
+                  f"{self.description}.")
         self.summary.value = summary_html("Lifecycle of one edit", self.summary_rows())
-        self.table.value = self._table_html() if self.report is not None else ""
+        self.table.value = self.shadow.table
         self.publish_button.disabled = self.report is None or self.index.published() != 1
         self.rollback_button.disabled = self.index.published() == 1
 
 
 def lifecycle_explorer(edit: str = EDITS[0],
-                       section: tuple[str, ...] = ("Deployment Guide", "Environment Matrix")):
-    """Build the lesson-5 explorer; the lesson cell is this one call.
+                       section: tuple[str, ...] = MATRIX) -> LifecycleExplorer | widgets.HTML:
+    """Build the lesson-5 explorer; the lesson cell is this one call (a note while autograding).
 
     ``lifecycle_explorer()`` -> LifecycleExplorer(...) renaming "Environment Matrix"
     """
-    return LifecycleExplorer(edit, section)
+    if edit not in EDITS:
+        raise ValueError(f"edit must be one of {EDITS}, got {edit!r}")
+    if tuple(section) not in heading_paths_of_guide(load_sources()):
+        raise ValueError(f"section must be a heading path of {SOURCE_ID}, got {section!r}")
+    if autograding():
+        return not_drawn("lifecycle explorer")
+    return LifecycleExplorer(edit, tuple(section))

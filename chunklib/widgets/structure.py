@@ -9,6 +9,12 @@ character axis (headings, structure-aware chunks, fixed windows), repeated chara
 the summary beside it is its text alternative and gives both duplication ratios, computed with
 ``chunklib.structure``.
 
+A move redraws through ``chunklib.layers.Layers``: the frame (x axis over the source, lane
+names, title) is rendered once per source length, the lanes are drawn over it. A source is
+parsed once (its headings); the chunks and windows of a (source, budget, overlap) are kept in
+a small LRU cache, so moving back to a recent value does not chunk again. While nbgrader
+autogrades, ``structure_explorer`` returns a note instead (no matplotlib).
+
 Leaves out: editing the source (lesson 5's explorer does that), token budgets.
 
     >>> StructureExplorer().summary_rows()[1][0]
@@ -18,21 +24,47 @@ Leaves out: editing the source (lesson 5's explorer does that), token budgets.
 from __future__ import annotations
 
 import html
+from collections import OrderedDict
+from typing import NamedTuple
 
 import ipywidgets as widgets
-from matplotlib.ticker import MaxNLocator
 
 from chunklib.elements import parse_elements
 from chunklib.fixture import Source, load_sources
 from chunklib.intervals import total_length, union, union_length
-from chunklib.plotting import CURRENT_EDGE, PALETTE, new_figure
+from chunklib.layers import Layers
+from chunklib.plotting import CURRENT_EDGE, PALETTE, bars_patch
+from chunklib.records import ChunkRecord
 from chunklib.structure import DEFAULT_OVERLAP, DEFAULT_SIZE, structure_chunks, window_chunks
-from chunklib.widgets.common import int_slider, png_view, refresh_png, summary_html
+from chunklib.validate import require_window
+from chunklib.widgets.common import (
+    autograding,
+    image_view,
+    int_slider,
+    not_drawn,
+    set_image,
+    summary_html,
+)
 
 CHUNK_COLOURS = (PALETTE[0], PALETTE[7])  # neighbouring chunks alternate dark / light blue
 CHUNK_HATCHES = ("", "..")               # ... and plain / dotted, to read without colour
 REPEAT_COLOUR, HEADING_COLOUR = PALETTE[1], PALETTE[3]
 _EXCERPT = 500  # characters of context shown around the current chunk
+_CACHED_CHUNKINGS = 16  # (source, budget, overlap) results kept: a few slider steps each way
+LANE_NAMES = ["fixed windows", "structure-aware", "headings"]
+TITLE = "repeated characters: orange, hatched ///; current chunk: black outline"
+MARGINS = {"left": 0.19, "right": 0.97, "bottom": 0.21, "top": 0.9}  # fit the lane names
+
+
+class Chunking(NamedTuple):
+    """Everything a (source, budget, overlap) gives that a move would otherwise recompute."""
+
+    chunks: list[ChunkRecord]
+    windows: list[ChunkRecord]
+    chunk_spans: list[tuple[int, int]]
+    window_spans: list[tuple[int, int]]
+    extra: tuple[int, int]  # characters stored more than once: chunks, windows
+    unreadable: int  # windows whose ACL intersection is empty
 
 
 def repeated(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -51,37 +83,57 @@ def repeated(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return union(out)
 
 
+def structure_frame(ax, n: int) -> None:
+    """What depends only on the source length ``n``: x axis, lane names, grid, title.
+
+    ``structure_frame(ax, 8)``
+    """
+    from matplotlib.ticker import MaxNLocator
+
+    ax.clear()
+    ax.set_xlim(0, max(n, 1))
+    ax.set_ylim(-0.6, 2.6)
+    ax.set_yticks([0, 1, 2], LANE_NAMES)
+    ax.set_xlabel("position in the source (characters)")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_title(TITLE, fontsize=8, loc="left")
+
+
+def structure_lanes(ax, chunk_spans, window_spans, heading_spans, current=None) -> list:
+    """Three lanes: headings, structure chunks, fixed windows; returns the artists added.
+
+    ``structure_lanes(ax, [(0, 5)], [(0, 4), (3, 8)], [], current=0)`` -> [<PathPatch ...>, ...]
+    """
+    added = []
+    lanes = [(2, heading_spans), (1, chunk_spans), (0, window_spans)]
+    for y, spans in lanes:  # one patch per style: fast to draw, however many chunks
+        styles = ([(spans, HEADING_COLOUR, "")] if y == 2 else
+                  [(spans[k::2], CHUNK_COLOURS[k], CHUNK_HATCHES[k]) for k in (0, 1)])
+        for group, colour, hatch in styles:
+            if group:
+                added.append(bars_patch(ax, [(s, e - s, y - 0.35, 0.7) for s, e in group],
+                                        facecolor=colour, hatch=hatch or None,
+                                        edgecolor="white", linewidth=0.3))
+        shared = repeated(spans)
+        if shared:
+            added.append(bars_patch(ax, [(s, e - s, y - 0.35, 0.7) for s, e in shared],
+                                    facecolor=REPEAT_COLOUR, hatch="///", edgecolor="black",
+                                    linewidth=0.4))
+    if current is not None and 0 <= current < len(chunk_spans):
+        s, e = chunk_spans[current]
+        added.append(bars_patch(ax, [(s, max(e - s, 1), 0.55, 0.9)], facecolor="none",
+                                edgecolor=CURRENT_EDGE, linewidth=2.2))
+    return added
+
+
 def draw_structure(ax, chunk_spans, window_spans, heading_spans, n, current=None) -> None:
     """Three lanes over ``n`` characters: headings, structure chunks, fixed windows.
 
     ``draw_structure(ax, [(0, 5)], [(0, 4), (3, 8)], [], 8, current=0)``
     """
-    ax.clear()
-    lanes = [(2, heading_spans), (1, chunk_spans), (0, window_spans)]
-    for y, spans in lanes:  # one collection per style: fast to draw, however many chunks
-        styles = ([(spans, HEADING_COLOUR, "")] if y == 2 else
-                  [(spans[k::2], CHUNK_COLOURS[k], CHUNK_HATCHES[k]) for k in (0, 1)])
-        for group, colour, hatch in styles:
-            if group:
-                ax.broken_barh([(s, e - s) for s, e in group], (y - 0.35, 0.7),
-                               facecolor=colour, hatch=hatch, edgecolor="white", linewidth=0.3)
-        shared = repeated(spans)
-        if shared:
-            ax.broken_barh([(s, e - s) for s, e in shared], (y - 0.35, 0.7),
-                           facecolor=REPEAT_COLOUR, hatch="///", edgecolor="black",
-                           linewidth=0.4)
-    if current is not None and 0 <= current < len(chunk_spans):
-        s, e = chunk_spans[current]
-        ax.broken_barh([(s, max(e - s, 1))], (0.55, 0.9), facecolor="none",
-                       edgecolor=CURRENT_EDGE, linewidth=2.2)
-    ax.set_xlim(0, max(n, 1))
-    ax.set_ylim(-0.6, 2.6)
-    ax.set_yticks([0, 1, 2], ["fixed windows", "structure-aware", "headings"])
-    ax.set_xlabel("position in the source (characters)")
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.grid(axis="x", alpha=0.3)
-    ax.set_title("repeated characters: orange, hatched ///; current chunk: black outline",
-                 fontsize=8, loc="left")
+    structure_frame(ax, n)
+    structure_lanes(ax, chunk_spans, window_spans, heading_spans, current)
 
 
 def document_html(text: str, spans: list[tuple[int, int]], current: int | None,
@@ -138,9 +190,12 @@ class StructureExplorer(widgets.VBox):
                                           tooltip="show the whole source, not an excerpt")
         self.step_label, self.summary, self.note = widgets.HTML(), widgets.HTML(), widgets.HTML()
         self.document, self.detail = widgets.HTML(), widgets.HTML()
-        self.figure, self.image = new_figure(7.5, 2.4), None
-        self._rechunk()  # draws the figure once; the image is made from it
-        self.image = png_view(self.figure, self._alt)
+        self.layers = Layers(7.5, 2.4, margins=MARGINS)
+        self.figure = self.layers.figure
+        self.image = image_view(b"")
+        self._headings: dict[str, list[tuple[int, int]]] = {}  # per source, parsed once
+        self._chunkings: OrderedDict[tuple[str, int, int], Chunking] = OrderedDict()
+        self._rechunk()  # draws the first picture
         stepper = widgets.HBox([self.prev_button, self.chunk_slider, self.next_button])
         controls = widgets.VBox([self.source_menu, self.size_slider, self.overlap_slider,
                                  self.note, stepper, self.step_label])
@@ -168,13 +223,35 @@ class StructureExplorer(widgets.VBox):
         s = self.chunk_slider
         s.value = min(max(s.value + delta, s.min), s.max)
 
+    def _chunking(self, source: Source, size: int, overlap: int) -> Chunking:
+        """The chunks and windows of ``source`` at (size, overlap), from a bounded LRU cache."""
+        key = (source.source_id, size, overlap)
+        found = self._chunkings.get(key)
+        if found is not None:
+            self._chunkings.move_to_end(key)
+            return found
+        chunks = structure_chunks(source, size, overlap)
+        windows = window_chunks(source, size, overlap)
+        chunk_spans = [(c.start, c.end) for c in chunks]
+        window_spans = [(w.start, w.end) for w in windows]
+        extra = tuple(total_length(spans) - union_length(spans)
+                      for spans in (chunk_spans, window_spans))
+        found = Chunking(chunks, windows, chunk_spans, window_spans, extra,
+                         sum(w.acl == () for w in windows))
+        self._chunkings[key] = found
+        if len(self._chunkings) > _CACHED_CHUNKINGS:
+            self._chunkings.popitem(last=False)
+        return found
+
     def _rechunk(self, _change=None) -> None:
         self.source = self.sources[self.source_menu.value]
         size, overlap = self.size_slider.value, self.overlap_slider.value
-        self.chunks = structure_chunks(self.source, size, overlap)
-        self.windows = window_chunks(self.source, size, overlap)
-        self.headings = [(e.start, e.end) for e in parse_elements(self.source.text)
-                         if e.kind == "heading"]
+        self.chunking = self._chunking(self.source, size, overlap)
+        self.chunks, self.windows = self.chunking.chunks, self.chunking.windows
+        if self.source.source_id not in self._headings:
+            self._headings[self.source.source_id] = [
+                (e.start, e.end) for e in parse_elements(self.source.text) if e.kind == "heading"]
+        self.headings = self._headings[self.source.source_id]
         new_source = getattr(self, "_shown", None) != self.source.source_id
         self._shown = self.source.source_id
         before = self.chunk_slider.value
@@ -190,14 +267,13 @@ class StructureExplorer(widgets.VBox):
         n = len(self.source.text)
         rows = [("source", f"{self.source.source_id}, revision {self.source.revision}, "
                            f"{n} characters")]
-        for label, chunks in (("structure-aware", self.chunks), ("fixed windows", self.windows)):
-            spans = [(c.start, c.end) for c in chunks]
-            extra = total_length(spans) - union_length(spans)
+        for label, chunks, extra in (("structure-aware", self.chunks, self.chunking.extra[0]),
+                                     ("fixed windows", self.windows, self.chunking.extra[1])):
             ratio = extra / n if n else 0.0
             rows.append((label, f"{len(chunks)} chunks, duplication ratio {ratio:.4f} "
                                 f"({extra} characters stored twice)"))
-        unreadable = sum(w.acl == () for w in self.windows)
-        rows.append(("windows readable by nobody", f"{unreadable} (they mix ACL sections)"))
+        rows.append(("windows readable by nobody",
+                     f"{self.chunking.unreadable} (they mix ACL sections)"))
         if self.chunks:
             c = self.chunks[self.chunk_slider.value - 1]
             rows += [("current chunk", f"{c.ordinal + 1} of {len(self.chunks)}: characters "
@@ -230,9 +306,15 @@ class StructureExplorer(widgets.VBox):
     def _redraw(self, _change=None) -> None:
         text, k = self.source.text, len(self.chunks)
         current = self.chunk_slider.value - 1 if k else None
-        spans = [(c.start, c.end) for c in self.chunks]
-        draw_structure(self.figure.axes[0], spans, [(w.start, w.end) for w in self.windows],
-                       self.headings, len(text), current)
+        spans, n = self.chunking.chunk_spans, len(text)
+        ax = self.figure.axes[0]
+        png = self.layers.draw(
+            key=(n,),
+            frame=lambda: structure_frame(ax, n),
+            data=lambda: structure_lanes(ax, spans, self.chunking.window_spans, self.headings,
+                                         current),
+            overlays=ax.spines.values(),
+        )
         if current is None:
             self.step_label.value = "<b>No chunks</b>: the source is empty."
             self.detail.value, window = "", None
@@ -246,17 +328,22 @@ class StructureExplorer(widgets.VBox):
         self.document.value = document_html(text, spans, current, window)
         self._alt = (f"Plot of {k} structure-aware chunks and {len(self.windows)} fixed "
                      f"windows over {len(text)} characters.")
-        if self.image is not None:  # None while __init__ draws the first picture
-            refresh_png(self.image, self.figure, self._alt)
+        set_image(self.image, png, self._alt)
         self.summary.value = summary_html(
             f"{self.source.source_id}: budget {self.size_slider.value}, split overlap "
             f"{self.overlap_slider.value}", self.summary_rows())
 
 
 def structure_explorer(source_id: str = "deployment-guide", size: int = DEFAULT_SIZE,
-                       overlap: int = DEFAULT_OVERLAP) -> StructureExplorer:
-    """Build the lesson-4 explorer; the lesson cell is this one call.
+                       overlap: int = DEFAULT_OVERLAP) -> StructureExplorer | widgets.HTML:
+    """Build the lesson-4 explorer; the lesson cell is this one call (a note while autograding).
 
     ``structure_explorer()`` -> StructureExplorer(...) showing the Deployment Guide
     """
+    require_window(size, overlap)
+    known = [s.source_id for s in load_sources()]
+    if source_id not in known:
+        raise ValueError(f"source_id must be one of {known}, got {source_id!r}")
+    if autograding():
+        return not_drawn("structure explorer")
     return StructureExplorer(source_id=source_id, size=size, overlap=overlap)

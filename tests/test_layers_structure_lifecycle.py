@@ -1,0 +1,124 @@
+"""The lesson-4 and lesson-5 explorers on cached frames (chunklib.layers): the picture does not
+depend on the path taken, the caches are bounded and give what a fresh build gives, and
+nothing is drawn (nor matplotlib imported) while nbgrader autogrades."""
+
+import io
+import os
+import subprocess
+import sys
+
+import pytest
+from PIL import Image
+
+from chunklib.fixture import load_source
+from chunklib.structure import structure_chunks, window_chunks
+from chunklib.widgets.common import not_drawn
+from chunklib.widgets.lifecycle import (
+    EDITS,
+    KEPT_SHADOWS,
+    MATRIX,
+    LifecycleExplorer,
+    lifecycle_explorer,
+)
+from chunklib.widgets.structure import StructureExplorer, structure_explorer
+
+OVERVIEW = ("Deployment Guide", "Overview")
+
+
+def pixels(png: bytes) -> bytes:
+    return Image.open(io.BytesIO(png)).convert("RGBA").tobytes()
+
+
+def test_structure_picture_does_not_depend_on_the_path_taken():
+    x = structure_explorer()
+    for size in (1050, 400, 3000, 100):
+        x.size_slider.value = size
+    x.source_menu.value = "fernhill-release-notes"  # another frame (length)
+    x.source_menu.value = "deployment-guide"
+    x.size_slider.value = 600
+    x.overlap_slider.value = 50
+    x.chunk_slider.value = 7
+    x.whole_box.value = True
+    fresh = StructureExplorer(size=600, overlap=50)
+    fresh.chunk_slider.value = 7
+    fresh.whole_box.value = True
+    assert pixels(x.image.value) == pixels(fresh.image.value)
+    assert x.summary.value == fresh.summary.value and x.document.value == fresh.document.value
+    assert x.layers.frame_renders == 2  # one per source length, then from the cache
+
+
+def test_structure_chunkings_are_cached_bounded_and_exact():
+    x = StructureExplorer()
+    for size in range(100, 1100, 50):
+        x.size_slider.value = size
+    assert len(x._chunkings) <= 16
+    guide = load_source("deployment-guide")
+    x.size_slider.value, x.overlap_slider.value = 700, 150
+    assert x.chunks == structure_chunks(guide, 700, 150)
+    assert x.windows == window_chunks(guide, 700, 150)
+    before = x._chunkings[("deployment-guide", 700, 150)]
+    x.size_slider.value = 750
+    x.size_slider.value = 700
+    assert x.chunking is before  # moving back did not chunk again
+
+
+def lifecycle_rows(x):
+    """The summary without generation numbers (they count builds, so they follow the path)."""
+    return [(k, v) for k, v in x.summary_rows() if k not in ("shadow", "readers see")]
+
+
+def test_lifecycle_picture_and_numbers_do_not_depend_on_the_path_taken():
+    x = lifecycle_explorer()
+    x.edit_menu.value = "add an unrelated source"
+    x.section_menu.value = OVERVIEW  # the same edit: its shadow is reused
+    x.edit_menu.value = "insert a paragraph"
+    x.publish_button.click()
+    x.edit_menu.value = "rename the heading"  # rolls back first, then a new shadow
+    x.section_menu.value = MATRIX
+    x.edit_menu.value = "insert a paragraph"  # back to a built edit at this section
+    fresh = LifecycleExplorer("insert a paragraph", MATRIX)
+    assert pixels(x.image.value) == pixels(fresh.image.value)
+    assert lifecycle_rows(x) == lifecycle_rows(fresh)
+    assert x.table.value == fresh.table.value
+    assert x.layers.frame_renders == 3  # one per column layout (44, 46, 45), then cached
+
+
+def test_a_return_to_a_recent_edit_builds_nothing_and_the_lru_is_bounded():
+    x = LifecycleExplorer()
+    first = x.report.generation
+    x.edit_menu.value = "insert a paragraph"
+    x.edit_menu.value = EDITS[0]
+    assert x.report.generation == first and max(x.index.generations()) == first + 1
+    x.publish_button.click()  # a reused shadow is still publishable
+    assert x.index.published() == first
+    x.rollback_button.click()
+    paths = [value for _label, value in x.section_menu.options]
+    for path in paths[:KEPT_SHADOWS + 3]:
+        x.section_menu.value = path
+    live = {g for g, state in x.index.generations().items() if state != "retired"}
+    assert len(live) == 1 + KEPT_SHADOWS and first not in live  # the oldest were dropped
+    assert x.report.generation in live and x.index.published() == 1
+
+
+def test_not_drawn_while_nbgrader_runs(monkeypatch):
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    assert structure_explorer().value == not_drawn("structure explorer").value
+    assert lifecycle_explorer().value == not_drawn("lifecycle explorer").value
+    with pytest.raises(ValueError, match="overlap"):
+        structure_explorer(size=200, overlap=200)  # bad arguments are still refused
+    with pytest.raises(ValueError, match="source_id"):
+        structure_explorer("no-such-source")
+    with pytest.raises(ValueError, match="edit"):
+        lifecycle_explorer("translate")
+    with pytest.raises(ValueError, match="section"):
+        lifecycle_explorer(section=("Deployment Guide", "No such heading"))
+
+
+def test_autograde_mode_never_imports_matplotlib():
+    code = ("import sys; from chunklib.widgets.structure import structure_explorer; "
+            "from chunklib.widgets.lifecycle import lifecycle_explorer; "
+            "structure_explorer(); lifecycle_explorer(); print('matplotlib' in sys.modules)")
+    env = {**os.environ, "NBGRADER_EXECUTION": "autograde"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "False"
