@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib.resources import files
 
 from chunklib.access import authorized
@@ -61,9 +61,15 @@ class Question:
         return [(e.start, e.end) for e in self.evidence]
 
 
+@lru_cache(maxsize=8)
+def _elements(text: str) -> tuple:
+    """``parse_elements(text)``, parsed once per source text (questions share a few sources)."""
+    return tuple(parse_elements(text))
+
+
 def _section_acls(source: Source, start: int, end: int) -> list:
     """The ACLs of every element that shares a character with ``[start, end)``."""
-    return [source.acl_for(e.heading_path) for e in parse_elements(source.text)
+    return [source.acl_for(e.heading_path) for e in _elements(source.text)
             if e.start < end and start < e.end]
 
 
