@@ -6,7 +6,10 @@ whose notebook has no cells: both are generated, every student submits the lesso
 (the source notebook: every cell runs, every test passes) and an empty notebook, and
 nbgrader's own Python API (``NbGraderAPI.autograde``, what ``nbgrader autograde`` runs for
 each submission of a batch) grades them one student at a time, alternating empty and lesson,
-in one process. The ratio is the median of the per-student ratios; the median seconds are
+in one process. Beside them, the lesson's *floor*: the source notebook with every code cell's
+code replaced by ``pass`` and its nbgrader metadata kept, so nbgrader executes, overwrites and
+records the same cells and nothing is computed. The ratio is the median of the per-student
+ratios; the median seconds are
 what one more student costs in a batch. The 3-second start of the ``nbgrader`` command
 itself, paid once per batch, is left out of both.
 
@@ -33,6 +36,20 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(HERE))
 
 EMPTY = "00-empty"
+FLOOR = "00-floor"
+
+
+def floor_notebook(source):
+    """``source`` with every code cell's code replaced by ``pass``, nbgrader metadata kept: the
+    same cells for nbgrader to execute, overwrite and record, and nothing to compute."""
+    import copy
+
+    nb = copy.deepcopy(source)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.source = "pass"
+            cell.outputs, cell.execution_count = [], None
+    return nb
 
 
 def api_for(course: Path):
@@ -70,28 +87,35 @@ def autograde_waits(students: int = 3, only: str | None = None) -> dict:
         try:
             with tempfile.TemporaryDirectory() as tmp:
                 course = new_course(Path(tmp), [lesson])
-                (course / "notebooks" / EMPTY).mkdir(parents=True)
-                nbformat.write(empty, course / "notebooks" / EMPTY / path.name)
+                floor = floor_notebook(source)
+                for name, nb in ((EMPTY, empty), (FLOOR, floor)):
+                    (course / "notebooks" / name).mkdir(parents=True)
+                    nbformat.write(nb, course / "notebooks" / name / path.name)
                 os.chdir(course)
                 api = api_for(course)
-                for assignment in (EMPTY, lesson):
+                for assignment in (EMPTY, FLOOR, lesson):
                     _ok(api.generate_assignment(assignment), f"generate_assignment {assignment}")
                 names = [f"student-{i}" for i in range(students + 1)]  # the first: warm-up
                 for name in names:
                     submit(course, name, lesson, source)
-                    folder = course / "submitted" / name / EMPTY
-                    folder.mkdir(parents=True, exist_ok=True)
-                    nbformat.write(empty, folder / path.name)
-                pairs = []
+                    for assignment, nb in ((EMPTY, empty), (FLOOR, floor)):
+                        folder = course / "submitted" / name / assignment
+                        folder.mkdir(parents=True, exist_ok=True)
+                        nbformat.write(nb, folder / path.name)
+                pairs, floors = [], []
                 for i, name in enumerate(names):
                     start = time.perf_counter()
                     _ok(api.autograde(EMPTY, name), f"autograde {EMPTY} {name}")
                     t_empty = time.perf_counter() - start
                     start = time.perf_counter()
+                    _ok(api.autograde(FLOOR, name), f"autograde {FLOOR} {name}")
+                    t_floor = time.perf_counter() - start
+                    start = time.perf_counter()
                     _ok(api.autograde(lesson, name), f"autograde {lesson} {name}")
                     t_lesson = time.perf_counter() - start
                     if i:  # the first pair warms imports and the disk cache
                         pairs.append((t_empty, t_lesson))
+                        floors.append(t_floor / t_empty)
                 score = _score(course, lesson, names[-1])
                 os.chdir(cwd)
         except Exception as err:
@@ -103,7 +127,9 @@ def autograde_waits(students: int = 3, only: str | None = None) -> dict:
         row = {"lesson": lesson, "status": "ok", "students": len(pairs),
                "empty_median": statistics.median(p[0] for p in pairs),
                "lesson_median": statistics.median(p[1] for p in pairs),
-               "ratio": statistics.median(p[1] / p[0] for p in pairs), "score": score}
+               "ratio": statistics.median(p[1] / p[0] for p in pairs), "score": score,
+               "floor_ratio": statistics.median(floors),
+               "pairs": [[round(e, 3), round(t, 3)] for e, t in pairs]}
         out.append(row)
         print(f"{row['lesson_median']:.2f} s per student vs empty {row['empty_median']:.2f} s "
               f"({row['ratio']:.2f}x), solution scored {score}", flush=True)

@@ -102,9 +102,11 @@ def targets(data: dict) -> list[dict]:
                 sl["status"], False)
     for ag in data.get("instructor", {}).get("autograde", []):
         if ag["status"] == "ok":
+            floor = (f"; its floor (same cells and grades, nothing computed): "
+                     f"{_x(ag['floor_ratio'])}" if ag.get("floor_ratio") else "")
             add(f"autograde {ag['lesson']} per student within 1.5× of an empty notebook",
                 _x(ag["ratio"]), ag["ratio"] <= 1.5,
-                f"{_s(ag['lesson_median'])} vs {_s(ag['empty_median'])} per student")
+                f"{_s(ag['lesson_median'])} vs {_s(ag['empty_median'])} per student{floor}")
         else:
             add(f"autograde {ag['lesson']} per student within 1.5× of an empty notebook",
                 ag["status"], False)
@@ -229,15 +231,21 @@ def markdown(data: dict) -> str:
         lines += ["", "## The instructor's wait", "",
                   "`NbGraderAPI.autograde` per student (what `nbgrader autograde` does for each "
                   "submission of a batch; the command's own start, about 3 s per batch, is not "
-                  "included), the lesson's solution against an empty notebook, alternating.", "",
-                  "| lesson | students | empty notebook | lesson | ratio | solution scored |",
-                  "|---|---:|---:|---:|---:|---|"]
+                  "included), the lesson's solution against an empty notebook, alternating. "
+                  "Floor: the lesson with every code cell's code replaced by `pass` (same "
+                  "cells and grade metadata: nbgrader does all its per-cell work, nothing is "
+                  "computed), as a ratio to the same empty notebook.", "",
+                  "| lesson | students | empty notebook | lesson | ratio | floor | "
+                  "solution scored |",
+                  "|---|---:|---:|---:|---:|---:|---|"]
         for ag in instructor["autograde"]:
             if ag["status"] != "ok":
-                lines.append(f"| {ag['lesson']} | | | {ag['status']} | | |")
+                lines.append(f"| {ag['lesson']} | | | {ag['status']} | | | |")
                 continue
             lines.append(f"| {ag['lesson']} | {ag['students']} | {_s(ag['empty_median'])} | "
-                         f"{_s(ag['lesson_median'])} | {_x(ag['ratio'])} | {ag['score']} |")
+                         f"{_s(ag['lesson_median'])} | {_x(ag['ratio'])} | "
+                         f"{_x(ag.get('floor_ratio')) if ag.get('floor_ratio') else ''} | "
+                         f"{ag['score']} |")
     lines += ["", "## What each peer tokenizes with", "",
               "- Characters (Python code points, `len`): chunklib, the bare loop, LangChain "
               "`CharacterTextSplitter` and `RecursiveCharacterTextSplitter`, chonkie with its "

@@ -126,10 +126,10 @@ def orchestrate(stages: list[str], quick: bool) -> int:
         data["peers"] = _stage("peers", "--corpus", corpus_path,
                                "--repeat", "3" if quick else "7")
     if "learner" in stages:
-        data["learner"] = _stage("learner", "--rounds", "1" if quick else "3",
+        data["learner"] = _stage("learner", "--rounds", "1" if quick else "5",
                                  "--moves", "7" if quick else "21")
     if "instructor" in stages:
-        data["instructor"] = _stage("instructor", "--students", "1" if quick else "3")
+        data["instructor"] = _stage("instructor", "--students", "1" if quick else "5")
     data["seconds"] = time.perf_counter() - started
     data["load_average_end"] = timing.load_average()
     if full and not quick:

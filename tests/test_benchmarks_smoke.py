@@ -99,3 +99,34 @@ def test_report_judges_targets_on_ratios():
     assert list(met.values()) == [True, True, False, True, False]
     text = report.markdown(data)
     assert "## Targets" in text and "| **no** |" in text
+
+
+def test_floors_keep_the_cells_and_compute_nothing():
+    import instructor
+    import learner
+    import nbformat
+
+    source = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("# Lesson"),
+        nbformat.v4.new_code_cell("x = 1", metadata={"nbgrader": {"grade_id": "a", "points": 1,
+                                                                  "grade": True}}),
+        nbformat.v4.new_code_cell("assert x == 1")])
+    floor = instructor.floor_notebook(source)
+    assert [c.source for c in floor.cells] == ["# Lesson", "pass", "pass"]
+    assert floor.cells[1].metadata == source.cells[1].metadata and source.cells[1].source == "x = 1"
+    cells = learner.floor_notebook(source).cells
+    assert [c.source for c in cells] == [learner.IMPORTS, "pass"]
+
+
+def test_report_shows_floors_beside_the_ratios():
+    data = {"learner": {"notebooks": [{"lesson": "03", "status": "ok", "ratio": 2.5,
+                                       "floor_ratio": 2.1, "lesson_median": 1.6,
+                                       "empty_median": 0.64, "code_cells": 50,
+                                       "slowest_cells": []}]},
+            "instructor": {"autograde": [{"lesson": "03", "status": "ok", "ratio": 2.0,
+                                          "floor_ratio": 1.6, "lesson_median": 1.5,
+                                          "empty_median": 0.75, "students": 3,
+                                          "score": "34 of 34"}]}}
+    details = [t["detail"] for t in report.targets(data)]
+    assert "floor (same number of cells, explorer imports, nothing computed): 2.10×" in details[0]
+    assert "floor (same cells and grades, nothing computed): 1.60×" in details[1]
