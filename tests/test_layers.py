@@ -92,10 +92,53 @@ def test_autograding_follows_nbgraders_variable(monkeypatch):
         overlap_explorer(1000, 200, 200)  # bad arguments are still refused
 
 
-def test_autograde_mode_never_imports_matplotlib():
-    code = ("import sys; from chunklib.widgets.overlap import overlap_explorer; "
-            "overlap_explorer(); print('matplotlib' in sys.modules)")
+# What a lesson cell runs: every explorer, the lesson-2 comparison, every lesson's self-checks.
+LESSON_CALLS = [
+    "from chunklib.widgets.overlap import overlap_explorer as f; f()",
+    "from chunklib.widgets.units import units_explorer as f; f()",
+    "from chunklib.widgets.boundaries import boundaries_explorer as f; f()",
+    "from chunklib.widgets.structure import structure_explorer as f; f()",
+    "from chunklib.widgets.lifecycle import lifecycle_explorer as f; f()",
+    "from chunklib.widgets.evaluation import evaluation_explorer as f; f()",
+    "from chunklib.compare_plot import compare, compare_sizes; "
+    "assert compare(size=300).png == b''; compare_sizes()",
+    "import chunklib.course.units, chunklib.course.boundaries, chunklib.course.overlap, "
+    "chunklib.course.structure, chunklib.course.lifecycle, chunklib.course.evaluation",
+]
+
+
+@pytest.mark.parametrize("call", LESSON_CALLS)
+def test_autograde_mode_never_imports_matplotlib(call):
+    code = f"import sys; {call}; print('matplotlib' in sys.modules)"
     env = {**os.environ, "NBGRADER_EXECUTION": "autograde"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize("module", ["chunklib.widgets." + m for m in (
+    "overlap", "units", "boundaries", "structure", "lifecycle", "evaluation")] + [
+    "chunklib.compare_plot", "chunklib.course.boundaries"])
+def test_importing_a_module_does_not_import_matplotlib(module):
+    env = {k: v for k, v in os.environ.items() if k != "NBGRADER_EXECUTION"}
+    out = subprocess.run([sys.executable, "-c", f"import sys, {module}; "
+                          "print('matplotlib' in sys.modules)"],
+                         env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_chunk_stepper_follows_the_count_and_says_where():
+    from chunklib.widgets.common import ChunkStepper
+
+    s = ChunkStepper()
+    assert s.follow(7) == 0 and s.slider.max == 7 and not s.slider.disabled
+    for _ in range(9):
+        s.next_button.click()
+    assert s.slider.value == 7
+    assert s.follow(3) == 2  # fewer chunks: clamped to the last
+    s.prev_button.click()
+    s.say(3, 1, "tokens 300 to 500", "empty")
+    assert s.label.value == "<b>Chunk 2 of 3</b>: tokens 300 to 500"
+    assert s.follow(0) is None and s.slider.disabled
+    s.say(0, None, "", "the document is empty.")
+    assert s.label.value == "<b>No chunks</b>: the document is empty."

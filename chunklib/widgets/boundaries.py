@@ -37,6 +37,7 @@ from chunklib.plotting import PALETTE, row_ticks, rows_patch
 from chunklib.sentences import split_sentences
 from chunklib.validate import require_int
 from chunklib.widgets.common import (
+    ChunkStepper,
     autograding,
     image_view,
     int_slider,
@@ -170,25 +171,23 @@ class BoundariesExplorer(widgets.VBox):
                                           tooltip="merge neighbouring pieces up to the size")
         self.size_slider = int_slider("chunk size", size, min(20, size), max(1000, size), 10,
                                       "chunk size in characters")
-        self.chunk_slider = int_slider("chunk", 1, 1, 1, 1, "which chunk to show")
-        self.prev_button = widgets.Button(description="◀ previous", tooltip="previous chunk")
-        self.next_button = widgets.Button(description="next ▶", tooltip="next chunk")
-        self.step_label = widgets.HTML()
+        self.stepper = ChunkStepper("which chunk to show")
+        self.chunk_slider, self.step_label = self.stepper.slider, self.stepper.label
+        self.prev_button, self.next_button = (self.stepper.prev_button,
+                                              self.stepper.next_button)
         self.chunk_view = widgets.HTML()
         self.summary = widgets.HTML()
         self.layers = Layers(7.5, 4.2, margins=MARGINS)
         self.figure = self.layers.figure
         self.image = image_view(b"")
         label = widgets.HTML("<b>Separators, tried in this order:</b>")
-        stepper = widgets.HBox([self.prev_button, self.chunk_slider, self.next_button])
+        stepper = self.stepper.box
         controls = widgets.VBox([label, widgets.HBox(list(self.separator_boxes.values())),
                                  self.merge_box, self.size_slider, stepper, self.step_label])
         super().__init__([controls, widgets.HBox([self.image, self.summary]), self.chunk_view])
         for control in [*self.separator_boxes.values(), self.merge_box, self.size_slider,
                         self.chunk_slider]:
             control.observe(self._redraw, names="value")
-        self.prev_button.on_click(lambda _b: self._step(-1))
-        self.next_button.on_click(lambda _b: self._step(+1))
         self._redraw()
 
     @property
@@ -241,10 +240,6 @@ class BoundariesExplorer(widgets.VBox):
                 f"<p>Its end: <code>…{html.escape(before)}</code> ‖ "
                 f"<code>{html.escape(after)}…</code> is {verdict}.</p>")
 
-    def _step(self, delta: int) -> None:
-        s = self.chunk_slider
-        s.value = min(max(s.value + delta, s.min), s.max)
-
     def _redraw(self, _change=None) -> None:
         if getattr(self, "_drawing", False):  # the clamp below changes the chunk slider
             return
@@ -257,22 +252,16 @@ class BoundariesExplorer(widgets.VBox):
     def _draw(self) -> None:
         spans = self.spans()
         k = len(spans)
-        self.chunk_slider.max = max(k, 1)  # clamps the current chunk when there are fewer
-        self.chunk_slider.disabled = k == 0
-        current = self.chunk_slider.value - 1
-        if k:
-            start, end = spans[current]
-            self.step_label.value = (f"<b>Chunk {current + 1} of {k}</b>: characters {start} "
-                                     f"to {end} ({end - start} characters)")
-            self.chunk_view.value = self.chunk_text_html(spans, current)
-        else:
-            self.step_label.value = "<b>No chunks</b>: the text is empty."
-            self.chunk_view.value = ""
+        current = self.stepper.follow(k)  # clamps the current chunk when there are fewer
+        start, end = spans[current] if k else (0, 0)
+        self.stepper.say(k, current, f"characters {start} to {end} ({end - start} characters)",
+                         "the text is empty.")
+        self.chunk_view.value = self.chunk_text_html(spans, current) if k else ""
         ax = self.figure.axes[0]
         png = self.layers.draw(
             key=(len(self.text),),
             frame=lambda: boundaries_frame(ax, len(self.text)),
-            data=lambda: boundaries_rows(ax, spans, self.sentences, current if k else None),
+            data=lambda: boundaries_rows(ax, spans, self.sentences, current),
             overlays=(ax.yaxis, *ax.spines.values()),
         )
         rows = self.summary_rows()

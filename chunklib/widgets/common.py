@@ -142,6 +142,40 @@ def refresh_png(img: widgets.Image, fig, alt: str = "") -> None:
     set_image(img, figure_png(fig), alt)
 
 
+class ChunkStepper:
+    """The chunk stepper every explorer shows: ◀ previous, a chunk slider, next ▶, and a line
+    such as "Chunk 3 of 7: tokens 300 to 500". The explorer observes ``slider`` to redraw.
+
+    ``ChunkStepper().follow(7)`` -> 0 (the current chunk, 0-based; None when there are none)
+    """
+
+    def __init__(self, tooltip: str = "which chunk to highlight"):
+        self.slider = int_slider("chunk", 1, 1, 1, 1, tooltip)
+        self.prev_button = widgets.Button(description="◀ previous", tooltip="previous chunk")
+        self.next_button = widgets.Button(description="next ▶", tooltip="next chunk")
+        self.label = widgets.HTML()
+        self.box = widgets.HBox([self.prev_button, self.slider, self.next_button])
+        self.prev_button.on_click(lambda _b: self.step(-1))
+        self.next_button.on_click(lambda _b: self.step(+1))
+
+    def step(self, delta: int) -> None:
+        """Move ``delta`` chunks, staying in range."""
+        s = self.slider
+        s.value = min(max(s.value + delta, s.min), s.max)
+
+    def follow(self, k: int) -> int | None:
+        """Range over ``k`` chunks (lowering the maximum clamps the value), disabled when there
+        are none; returns the current chunk, 0-based, or None when ``k`` is 0."""
+        self.slider.max = max(k, 1)
+        self.slider.disabled = k == 0
+        return self.slider.value - 1 if k else None
+
+    def say(self, k: int, current: int | None, detail: str, empty: str) -> None:
+        """Write "Chunk i of k: detail", or "No chunks: empty" when ``k`` is 0."""
+        self.label.value = (f"<b>Chunk {current + 1} of {k}</b>: {detail}" if k and
+                            current is not None else f"<b>No chunks</b>: {empty}")
+
+
 def image_view(png: bytes, alt: str = "") -> PlotImage:
     """An Image widget showing PNG bytes (for example from ``Layers.draw``).
 

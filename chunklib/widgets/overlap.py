@@ -20,6 +20,7 @@ from chunklib.layers import Layers
 from chunklib.plotting import interval_bars, interval_frame
 from chunklib.validate import require_window
 from chunklib.widgets.common import (
+    ChunkStepper,
     autograding,
     image_view,
     int_slider,
@@ -45,24 +46,22 @@ class OverlapExplorer(widgets.VBox):
                                       f"chunk size C in {unit}")
         self.overlap_slider = int_slider("overlap O", overlap, 0, size - 1, 1,
                                          f"overlap O in {unit}, always below C")
-        self.chunk_slider = int_slider("chunk", 1, 1, 1, 1, "which chunk to highlight")
-        self.prev_button = widgets.Button(description="◀ previous", tooltip="previous chunk")
-        self.next_button = widgets.Button(description="next ▶", tooltip="next chunk")
-        self.step_label = widgets.HTML()
+        self.stepper = ChunkStepper("which chunk to highlight")
+        self.chunk_slider, self.step_label = self.stepper.slider, self.stepper.label
+        self.prev_button, self.next_button = (self.stepper.prev_button,
+                                              self.stepper.next_button)
         self.note = widgets.HTML()
         self.summary = widgets.HTML()
         self.layers = Layers(7.5, 3.2, margins={"left": 0.08, "bottom": 0.16, "top": 0.88})
         self.figure = self.layers.figure
         self.image = image_view(b"")
-        stepper = widgets.HBox([self.prev_button, self.chunk_slider, self.next_button])
+        stepper = self.stepper.box
         controls = widgets.VBox([self.n_slider, self.size_slider, self.overlap_slider,
                                  self.note, stepper, self.step_label])
         super().__init__([controls, widgets.HBox([self.image, self.summary])])
         self.size_slider.observe(self._on_size, names="value")
         for s in (self.n_slider, self.overlap_slider, self.chunk_slider):
             s.observe(self._redraw, names="value")
-        self.prev_button.on_click(lambda _b: self._step(-1))
-        self.next_button.on_click(lambda _b: self._step(+1))
         self._redraw()
 
     @property
@@ -79,10 +78,6 @@ class OverlapExplorer(widgets.VBox):
         else:
             self.note.value = ""
         self._redraw()
-
-    def _step(self, delta: int) -> None:
-        s = self.chunk_slider
-        s.value = min(max(s.value + delta, s.min), s.max)
 
     def summary_rows(self) -> list[tuple[str, str]]:
         """The numbers the summary shows, as (label, value) pairs."""
@@ -103,20 +98,14 @@ class OverlapExplorer(widgets.VBox):
         n, size, overlap = self.params
         spans = windows.window_spans(n, size, overlap)
         k = len(spans)
-        self.chunk_slider.max = max(k, 1)
-        self.chunk_slider.disabled = k == 0
-        current = self.chunk_slider.value - 1
-        if k:
-            start, end = spans[current]
-            self.step_label.value = (f"<b>Chunk {current + 1} of {k}</b>: {self.unit} "
-                                     f"{start} to {end}")
-        else:
-            self.step_label.value = "<b>No chunks</b>: the document is empty."
+        current = self.stepper.follow(k)
+        start, end = spans[current] if k else (0, 0)
+        self.stepper.say(k, current, f"{self.unit} {start} to {end}", "the document is empty.")
         ax = self.figure.axes[0]
         png = self.layers.draw(
             key=(n, self.unit),
             frame=lambda: interval_frame(ax, n, unit=self.unit),
-            data=lambda: interval_bars(ax, spans, current=current if k else None),
+            data=lambda: interval_bars(ax, spans, current=current),
             overlays=(ax.yaxis, *ax.spines.values()),
         )
         rows = self.summary_rows()

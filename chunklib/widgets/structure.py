@@ -38,6 +38,7 @@ from chunklib.records import ChunkRecord
 from chunklib.structure import DEFAULT_OVERLAP, DEFAULT_SIZE, structure_chunks, window_chunks
 from chunklib.validate import require_window
 from chunklib.widgets.common import (
+    ChunkStepper,
     autograding,
     image_view,
     int_slider,
@@ -183,12 +184,13 @@ class StructureExplorer(widgets.VBox):
                                       "chunk budget in characters")
         self.overlap_slider = int_slider("split overlap", overlap, 0, size // 2, 10,
                                          "overlap in characters, used only for hard splits")
-        self.chunk_slider = int_slider("chunk", 1, 1, 1, 1, "which chunk to show")
-        self.prev_button = widgets.Button(description="◀ previous", tooltip="previous chunk")
-        self.next_button = widgets.Button(description="next ▶", tooltip="next chunk")
+        self.stepper = ChunkStepper("which chunk to show")
+        self.chunk_slider, self.step_label = self.stepper.slider, self.stepper.label
+        self.prev_button, self.next_button = (self.stepper.prev_button,
+                                              self.stepper.next_button)
         self.whole_box = widgets.Checkbox(value=False, description="whole document",
                                           tooltip="show the whole source, not an excerpt")
-        self.step_label, self.summary, self.note = widgets.HTML(), widgets.HTML(), widgets.HTML()
+        self.summary, self.note = widgets.HTML(), widgets.HTML()
         self.document, self.detail = widgets.HTML(), widgets.HTML()
         self.layers = Layers(7.5, 2.4, margins=MARGINS)
         self.figure = self.layers.figure
@@ -196,7 +198,7 @@ class StructureExplorer(widgets.VBox):
         self._headings: dict[str, list[tuple[int, int]]] = {}  # per source, parsed once
         self._chunkings: OrderedDict[tuple[str, int, int], Chunking] = OrderedDict()
         self._rechunk()  # draws the first picture
-        stepper = widgets.HBox([self.prev_button, self.chunk_slider, self.next_button])
+        stepper = self.stepper.box
         controls = widgets.VBox([self.source_menu, self.size_slider, self.overlap_slider,
                                  self.note, stepper, self.step_label])
         super().__init__([controls, widgets.HBox([self.image, self.summary]), self.detail,
@@ -206,8 +208,6 @@ class StructureExplorer(widgets.VBox):
             control.observe(self._rechunk, names="value")
         for control in (self.chunk_slider, self.whole_box):
             control.observe(self._redraw, names="value")
-        self.prev_button.on_click(lambda _b: self._step(-1))
-        self.next_button.on_click(lambda _b: self._step(+1))
 
     def _on_size(self, change) -> None:
         old_overlap = self.overlap_slider.value
@@ -218,10 +218,6 @@ class StructureExplorer(widgets.VBox):
         else:
             self.note.value = ""
             self._rechunk()
-
-    def _step(self, delta: int) -> None:
-        s = self.chunk_slider
-        s.value = min(max(s.value + delta, s.min), s.max)
 
     def _chunking(self, source: Source, size: int, overlap: int) -> Chunking:
         """The chunks and windows of ``source`` at (size, overlap), from a bounded LRU cache."""
@@ -316,12 +312,11 @@ class StructureExplorer(widgets.VBox):
             overlays=ax.spines.values(),
         )
         if current is None:
-            self.step_label.value = "<b>No chunks</b>: the source is empty."
+            self.stepper.say(0, None, "", "the source is empty.")
             self.detail.value, window = "", None
         else:
             c = self.chunks[current]
-            self.step_label.value = (f"<b>Chunk {current + 1} of {k}</b>: characters {c.start} "
-                                     f"to {c.end} ({c.kind})")
+            self.stepper.say(k, current, f"characters {c.start} to {c.end} ({c.kind})", "")
             self.detail.value = self._detail_html(c)
             window = None if self.whole_box.value else (
                 max(0, c.start - _EXCERPT), min(len(text), c.end + _EXCERPT))

@@ -45,6 +45,7 @@ from chunklib.tokens import MINILM_MAX_SEQ_LENGTH, MINILM_SPECIAL_TOKENS
 from chunklib.units import cut_sentence_spans, cut_sentences, fixed_windows, sample_passage
 from chunklib.validate import require_int
 from chunklib.widgets.common import (
+    ChunkStepper,
     autograding,
     image_view,
     int_slider,
@@ -267,25 +268,23 @@ class UnitsExplorer(widgets.VBox):
             style={"description_width": "9em"})
         self.size_slider = int_slider("chunk size C", size, min(10, size), max(1500, size), 10,
                                       "chunk size C, counted in the chosen units")
-        self.chunk_slider = int_slider("chunk", 1, 1, 1, 1, "which chunk to highlight")
-        self.prev_button = widgets.Button(description="◀ previous", tooltip="previous chunk")
-        self.next_button = widgets.Button(description="next ▶", tooltip="next chunk")
-        self.step_label = widgets.HTML()
+        self.stepper = ChunkStepper("which chunk to highlight")
+        self.chunk_slider, self.step_label = self.stepper.slider, self.stepper.label
+        self.prev_button, self.next_button = (self.stepper.prev_button,
+                                              self.stepper.next_button)
         self.chunk_text = widgets.HTML()
         self.text_view = widgets.HTML()
         self.summary = widgets.HTML(layout=widgets.Layout(min_width="22em"))
         self.layers = Layers(7.5, 3.8, margins=MARGINS)
         self.figure = self.layers.figure
         self.image = image_view(b"")
-        stepper = widgets.HBox([self.prev_button, self.chunk_slider, self.next_button])
+        stepper = self.stepper.box
         super().__init__([self.kind_picker, self.size_slider,
                           widgets.HBox([self.image, self.summary]), stepper, self.step_label,
                           self.chunk_text, widgets.HTML("<b>The whole passage, chunk by chunk"
                                                         "</b>"), self.text_view])
         for control in (self.kind_picker, self.size_slider, self.chunk_slider):
             control.observe(self._redraw, names="value")
-        self.prev_button.on_click(lambda _b: self._step(-1))
-        self.next_button.on_click(lambda _b: self._step(+1))
         self._redraw()
 
     @property
@@ -333,10 +332,6 @@ class UnitsExplorer(widgets.VBox):
             return self.chunking().unread
         return _unread_units(self.spans(), self.windows(), reads)
 
-    def _step(self, delta: int) -> None:
-        s = self.chunk_slider
-        s.value = min(max(s.value + delta, s.min), s.max)
-
     def summary_rows(self, reads: list[tuple[int, int]] | None = None) -> list[tuple[str, str]]:
         """The numbers the summary shows, as (label, value) pairs."""
         unit, n, size = KIND_LABELS[self.kind], len(self.spans()), self.size_slider.value
@@ -372,9 +367,7 @@ class UnitsExplorer(widgets.VBox):
         windows, chunks, cut, reads = (chunking.windows, chunking.char_windows, chunking.cut,
                                        chunking.reads)
         k, unit, n = len(windows), KIND_LABELS[self.kind], len(self.spans())
-        self.chunk_slider.max = max(k, 1)  # clamps the stepper when K drops
-        self.chunk_slider.disabled = k == 0
-        current = self.chunk_slider.value - 1 if k else None
+        current = self.stepper.follow(k)  # clamps the stepper when K drops
         read_ends = [stop for _, stop in reads]
         if k:
             (first, stop), (start, end) = windows[current], chunks[current]
@@ -384,10 +377,10 @@ class UnitsExplorer(widgets.VBox):
                        f"({MINILM_TEXT_PIECES} of its {pieces} word pieces)")
             where = (f"characters {start} to {end}" if self.kind == "characters" else
                      f"{unit} {first} to {stop}, characters {start} to {end}")
-            self.step_label.value = f"<b>Chunk {current + 1} of {k}</b>: {where}; {verdict}"
+            self.stepper.say(k, current, f"{where}; {verdict}", "")
             self.chunk_text.value = chunk_view_html(self.text, chunks, current, cut, read_end)
         else:
-            self.step_label.value = "<b>No chunks</b>: the text has no units."
+            self.stepper.say(0, None, "", "the text has no units.")
             self.chunk_text.value = ""
         ax = self.figure.axes[0]
         labelled = k <= LABEL_LIMIT
