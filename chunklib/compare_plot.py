@@ -32,12 +32,12 @@ from chunklib.boundaries import compare_strategies, split_text
 from chunklib.plotting import PALETTE, figure_png
 from chunklib.sentences import split_sentences
 from chunklib.validate import require_int
-from chunklib.widgets.boundaries import (
+from chunklib.widgets.boundaries import load_passage
+from chunklib.widgets.boundaries_plot import (
     CHUNK_STYLES,
     CUT_COLOUR,
     SENTENCE_COLOUR,
     inside_sentence,
-    load_passage,
 )
 from chunklib.widgets.common import autograding
 from chunklib.windows import text_windows

@@ -10,12 +10,8 @@ from PIL import Image
 from chunklib import experiment as ex
 from chunklib.questions import get_question
 from chunklib.widgets.common import not_drawn
-from chunklib.widgets.evaluation import (
-    EvaluationExplorer,
-    curve_data,
-    evaluation_explorer,
-    topk_range,
-)
+from chunklib.widgets.evaluation import EvaluationExplorer, curve_data, evaluation_explorer
+from chunklib.widgets.evaluation_plot import topk_range
 
 
 def pixels(png: bytes) -> bytes:

@@ -5,12 +5,8 @@ import pytest
 
 from chunklib.boundaries import compare_strategies, recursive_split, span_stats, split_text
 from chunklib.sentences import paragraph_spans, split_sentences
-from chunklib.widgets.boundaries import (
-    BoundariesExplorer,
-    boundaries_explorer,
-    draw_boundaries,
-    load_passage,
-)
+from chunklib.widgets.boundaries import BoundariesExplorer, boundaries_explorer, load_passage
+from chunklib.widgets.boundaries_plot import draw_boundaries
 
 
 @pytest.fixture

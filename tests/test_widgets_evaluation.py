@@ -2,7 +2,8 @@
 
 import pytest
 
-from chunklib.widgets.evaluation import EvaluationExplorer, draw_curve, evaluation_explorer
+from chunklib.widgets.evaluation import EvaluationExplorer, evaluation_explorer
+from chunklib.widgets.evaluation_plot import draw_curve
 
 
 @pytest.fixture(scope="module")

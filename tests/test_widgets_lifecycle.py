@@ -7,10 +7,10 @@ from chunklib.widgets.lifecycle import (
     EDITS,
     KEPT_SHADOWS,
     LifecycleExplorer,
-    column_states,
     lifecycle_explorer,
     make_edit,
 )
+from chunklib.widgets.lifecycle_plot import column_states
 
 MATRIX = ("Deployment Guide", "Environment Matrix")
 

@@ -10,12 +10,9 @@ from hypothesis import strategies as st
 from chunklib.elements import sha256_hex
 from chunklib.fixture import load_source
 from chunklib.structure import structure_chunks
-from chunklib.widgets.structure import (
-    StructureExplorer,
-    document_html,
-    repeated,
-    structure_explorer,
-)
+from chunklib.widgets.structure import StructureExplorer, structure_explorer
+from chunklib.widgets.structure_html import document_html
+from chunklib.widgets.structure_plot import repeated
 
 
 @pytest.fixture(scope="module")

@@ -10,12 +10,16 @@ all computed by ``chunklib.boundaries``. Lengths are counted in characters.
 The plot redraws through ``chunklib.layers.Layers``: the frame (x axis, labels, legend) is
 rendered once per text; a move draws only the rows, sentence ends, marks and the y axis over
 it. The chunks and their statistics are computed once per setting (separators, merge, size),
-in a bounded cache. matplotlib is imported only when a plot is drawn, so the lesson's
-self-checks (``chunklib.course.boundaries`` imports ``inside_sentence`` from here) do not pay
-for it; while nbgrader autogrades, ``boundaries_explorer`` returns a note instead of the
-explorer (``chunklib.widgets.common.autograding``).
+in a bounded cache. This module holds the explorer, its factory, the passage and the chunk
+text view; the plot, its styles and ``inside_sentence`` (the rule for an ×, used here too) are
+in ``chunklib.widgets.boundaries_plot``. matplotlib is imported only when a plot is drawn, so
+the lesson's self-checks (``chunklib.course.boundaries`` imports ``load_passage`` and
+``inside_sentence`` from here) do not pay for it; while nbgrader autogrades,
+``boundaries_explorer`` returns a note instead of the explorer
+(``chunklib.widgets.common.autograding``).
 
-Leaves out: token budgets (lesson 1 shows them) and overlap (lesson 3); sentences come from
+Leaves out: the drawing functions (``chunklib.widgets.boundaries_plot``), token budgets
+(lesson 1 shows them) and overlap (lesson 3); sentences come from
 ``chunklib.sentences.split_sentences``, which has no abbreviation list, so "Dr. Osei" counts as
 a sentence end here too.
 
@@ -33,9 +37,14 @@ import ipywidgets as widgets
 
 from chunklib.boundaries import DEFAULT_SEPARATORS, recursive_split, span_stats, split_text
 from chunklib.layers import Layers
-from chunklib.plotting import PALETTE, row_ticks, rows_patch
 from chunklib.sentences import split_sentences
 from chunklib.validate import require_int
+from chunklib.widgets.boundaries_plot import (
+    MARGINS,
+    boundaries_frame,
+    boundaries_rows,
+    inside_sentence,
+)
 from chunklib.widgets.common import (
     ChunkStepper,
     autograding,
@@ -48,11 +57,6 @@ from chunklib.widgets.common import (
 
 SEPARATOR_NAMES = {"\n\n": "blank line \\n\\n", "\n": "line break \\n",
                    ". ": "full stop + space", " ": "space"}
-CHUNK_STYLES = [(PALETTE[0], "///"), (PALETTE[8], "\\\\\\")]  # blue, light orange
-SENTENCE_COLOUR, CUT_COLOUR = PALETTE[3], PALETTE[5]  # dark grey, dark orange
-#: Fixed margins (fractions of the 600 x 336 px picture): room for four-digit row numbers on
-#: the left, the x tick label at the right end, the one-row legend above the axes.
-MARGINS = {"left": 0.085, "right": 0.97, "bottom": 0.12, "top": 0.92}
 CACHED_SETTINGS = 32  # (separators, merge, size) settings whose chunks are kept
 
 
@@ -64,90 +68,12 @@ def load_passage() -> str:
     return (resources.files("chunklib") / "data" / "boundaries_passage.txt").read_text("utf-8")
 
 
-def inside_sentence(end: int, sentence_spans) -> bool:
-    """True when ``end`` falls strictly inside a sentence, so a chunk ending there cuts it.
-
-    ``inside_sentence(6, [(0, 4), (5, 9)])`` -> True
-    """
-    return any(s < end < t for s, t in sentence_spans)
-
-
 def visible(text: str) -> str:
     """Line breaks and tabs made visible (``⏎``, ``⇥``); CR before LF is dropped.
 
     ``visible("a\\r\\nb\\tc")`` -> 'a⏎b⇥c'
     """
     return text.replace("\r\n", "⏎").replace("\n", "⏎").replace("\r", "⏎").replace("\t", "⇥")
-
-
-def boundaries_frame(ax, text_length: int) -> None:
-    """What the boundaries plot shows whatever the chunks: the x axis over ``text_length``
-    characters, the axis labels and the legend.
-
-    ``boundaries_frame(ax, 2200)``
-    """
-    from matplotlib.lines import Line2D
-    from matplotlib.patches import Patch
-    from matplotlib.ticker import MaxNLocator
-
-    ax.clear()
-    ax.set_xlim(0, max(text_length, 1))
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlabel("character offset in the text")
-    ax.set_ylabel("chunk")
-    ax.legend(handles=[
-        Patch(facecolor=CHUNK_STYLES[0][0], hatch=CHUNK_STYLES[0][1], edgecolor="black",
-              label="chunk"),
-        Patch(facecolor="none", edgecolor="black", linewidth=2, label="current chunk"),
-        Line2D([], [], color=SENTENCE_COLOUR, linestyle=":", label="sentence end"),
-        Line2D([], [], color=CUT_COLOUR, marker="X", linestyle="none", markeredgecolor="black",
-               label="chunk end inside a sentence"),
-    ], loc="lower left", bbox_to_anchor=(0, 1.0), ncol=4, fontsize=8, frameon=False)
-
-
-def boundaries_rows(ax, spans, sentence_spans, current: int | None = None) -> list:
-    """The data of the boundaries plot on ``ax``: chunks as rows (first on top), sentence ends
-    as dotted lines, cuts as ×, a thick outline around chunk ``current`` (0-based); sets the
-    row axis. Returns the artists added, in the order a full render draws them.
-
-    ``boundaries_rows(ax, [(0, 5), (5, 9)], [(0, 4), (5, 9)], current=0)`` -> [<...>, ...]
-    """
-    from matplotlib.patches import Rectangle
-
-    k = len(spans)
-    rows = [(start, end, row) for row, (start, end) in enumerate(spans)]
-    styles = len(CHUNK_STYLES)
-    added = [rows_patch(ax, rows[parity::styles], facecolor=colour, hatch=hatch,
-                        edgecolor="black", linewidth=0.4)
-             for parity, (colour, hatch) in enumerate(CHUNK_STYLES) if rows[parity::styles]]
-    if current is not None and 0 <= current < k:
-        start, end = spans[current]
-        added.append(ax.add_patch(Rectangle((start, current - 0.48), end - start, 0.96,
-                                            facecolor="none", edgecolor="black",
-                                            linewidth=2.2)))
-    ends = [e for _, e in sentence_spans]
-    added.append(ax.vlines(ends, -0.5, max(k, 1) - 0.5, colors=SENTENCE_COLOUR,
-                           linestyles=":", linewidth=0.9))
-    cut_rows = [(e, row) for row, (_, e) in enumerate(spans[:-1])
-                if inside_sentence(e, sentence_spans)]
-    if cut_rows:
-        added += ax.plot(*zip(*cut_rows, strict=True), linestyle="none", marker="X",
-                         markersize=8, color=CUT_COLOUR, markeredgecolor="black",
-                         markeredgewidth=0.6)
-    ax.set_ylim(max(k, 1) - 0.5, -0.5)
-    rows = row_ticks(k)
-    ax.set_yticks(rows, [str(r + 1) for r in rows])  # integer ticks, chunks counted from 1
-    return added
-
-
-def draw_boundaries(ax, text_length: int, spans, sentence_spans, current: int | None = None
-                    ) -> None:
-    """``boundaries_frame`` then ``boundaries_rows``: the whole boundaries plot on ``ax``.
-
-    ``draw_boundaries(ax, 9, [(0, 5), (5, 9)], [(0, 4), (5, 9)], current=0)``
-    """
-    boundaries_frame(ax, text_length)
-    boundaries_rows(ax, spans, sentence_spans, current)
 
 
 class BoundariesExplorer(widgets.VBox):

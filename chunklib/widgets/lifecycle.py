@@ -3,24 +3,23 @@
 A real ``ChunkIndex`` in memory starts with the course fixture published as generation 1. Each
 edit (insert a paragraph, rename a heading, change or remove a section's ACL, add an unrelated
 source, delete the source) is made to that original fixture and built by ``lifecycle.update``
-as a shadow generation, which readers do not see. The plot has one column per chunk of the
-edited source (tombstoned chunks at the right) and three rows: is its chunk_id, its index
-entry, its vector the same as in generation 1, new, gone, or absent (a chunk refused for a
-missing ACL has no entry and no vector). *Publish* switches the pointer to the shadow, *roll
-back* switches it back; the summary, which is the plot's text alternative, says which
-generation readers see and what an employee and an SRE find for the production table.
+as a shadow generation, which readers do not see. The plot shows, per chunk of the edited
+source, whether its chunk_id, index entry and vector are as in generation 1. *Publish*
+switches the pointer to the shadow, *roll back* switches it back; the summary, which is the
+plot's text alternative, says which generation readers see and what an employee and an SRE
+find for the production table.
 
 A menu change that returns to an edit built a moment ago reuses its shadow: the last few
 shadows stay in the index (a bounded LRU, keyed by what the edit changes; the oldest is dropped
 with ``ChunkIndex.drop``), with their plan, plot columns and change table, and the search lines
 are kept per generation (a generation never changes once built). A new edit is built from
-generation 1 as before. The plot is redrawn through ``chunklib.layers.Layers``: the legend, the
-row names and the x axis (the column labels) are a frame rendered once per set of columns
-(edits often share theirs), the cells are drawn over it. While nbgrader autogrades,
+generation 1 as before. The plot is redrawn through ``chunklib.layers.Layers``, its frame
+rendered once per set of columns (edits often share theirs). While nbgrader autogrades,
 ``lifecycle_explorer`` returns a note instead (no matplotlib).
 
-Leaves out: edits of your own text (the edits are fixed, so every number is reproducible),
-sources other than the Deployment Guide.
+Leaves out: the plot (``chunklib.widgets.lifecycle_plot``), the change table and the report's
+summary rows (``chunklib.widgets.lifecycle_html``), edits of your own text (the edits are
+fixed, so every number is reproducible), sources other than the Deployment Guide.
 
     >>> LifecycleExplorer().edit_menu.options[0]
     'rename the heading'
@@ -46,13 +45,21 @@ from chunklib.lifecycle import (
     set_section_acl,
     update,
 )
-from chunklib.plotting import PALETTE, bars_patch
 from chunklib.widgets.common import (
     autograding,
     image_view,
     not_drawn,
     set_image,
     summary_html,
+)
+from chunklib.widgets.lifecycle_html import change_table, report_rows
+from chunklib.widgets.lifecycle_plot import (
+    MARGINS,
+    column_states,
+    column_ticks,
+    states_axes,
+    states_cells,
+    states_frame,
 )
 
 SOURCE_ID = "deployment-guide"
@@ -61,16 +68,9 @@ NOTE = ("Reviewed in June by the Platform Reliability team: report anything out 
 QUERY = "production 4 SRE"  # the production row of the Environment Matrix, every term needed
 EDITS = ("rename the heading", "insert a paragraph", "change the section's ACL",
          "remove the section's ACL", "add an unrelated source", "delete the source")
-# state -> (label, colour, hatch); every state reads without colour through its hatch
-STATES = {"same": ("same as generation 1", PALETTE[7], ""),
-          "new": ("new", PALETTE[1], "///"),
-          "gone": ("gone (tombstone)", PALETTE[3], "xx"),
-          "none": ("none: refused, ACL missing", "white", "..")}
-ROWS = ("chunk_id", "index entry", "vector")
 MATRIX = ("Deployment Guide", "Environment Matrix")
 SECTIONLESS = ("add an unrelated source", "delete the source")  # the section plays no part
 KEPT_SHADOWS = 8  # shadows kept in the index for a quick return to a recent edit
-MARGINS = {"left": 0.14, "right": 0.98, "bottom": 0.22, "top": 0.86}  # fit row names, legend
 
 
 class Shadow(NamedTuple):
@@ -121,92 +121,6 @@ def make_edit(sources: list[Source], edit: str, path: tuple[str, ...]):
     if edit == "delete the source":
         return [], [SOURCE_ID], f"{SOURCE_ID} deleted"
     raise ValueError(f"edit must be one of {EDITS}, got {edit!r}")
-
-
-def column_states(index: ChunkIndex, base: int, shadow: int, source_ids: set[str]):
-    """Per chunk of ``source_ids`` in ``shadow`` (then each tombstoned one): a label and the
-    state of its chunk_id, index entry and vector against generation ``base``.
-
-    ``column_states(ix, 1, 2, {"deployment-guide"})[0]`` -> ('0', ('same', 'new', 'new'))
-    """
-    old, new = index.entries(base), index.entries(shadow)
-    sources = {c.chunk_id: c.source_id for c in index.chunks(base)}  # its chunk ids, too
-    columns = []
-    for c in index.chunks(shadow):
-        if c.source_id not in source_ids:
-            continue
-        entry = new.get(c.chunk_id)
-        before = old.get(c.chunk_id)
-        if entry is None:
-            states = ("same" if c.chunk_id in sources else "new", "none", "none")
-        else:
-            states = ("same" if c.chunk_id in sources else "new",
-                      "same" if before and before["index_entry_id"] == entry["index_entry_id"]
-                      else "new",
-                      "same" if before and before["vector_key"] == entry["vector_key"] else "new")
-        columns.append((str(c.ordinal), states))
-    gone = sorted(cid for cid in old if cid not in new)
-    columns += [("×", ("gone",) * 3) for cid in gone if sources[cid] in source_ids]
-    return columns
-
-
-def column_ticks(columns) -> tuple[int, tuple[float, ...], tuple[str, ...]]:
-    """The number of columns, the x tick positions and their labels (at most about 12).
-
-    ``column_ticks([("0", ("same",) * 3), ("×", ("gone",) * 3)])`` -> (2, (0.45, 1.45), ('0', '×'))
-    """
-    n = max(len(columns), 1)
-    picked = range(0, len(columns), max(1, n // 12))
-    return n, tuple(x + 0.45 for x in picked), tuple(columns[x][0] for x in picked)
-
-
-def states_axes(ax) -> None:
-    """What never changes: the row names, the y range, the x axis label and the legend.
-
-    ``states_axes(ax)``
-    """
-    from matplotlib.patches import Patch
-
-    ax.clear()
-    ax.set_ylim(-0.6, 2.6)
-    ax.set_yticks([2, 1, 0], list(ROWS))
-    ax.set_xlabel("chunk ordinal in the edited source (× = tombstoned, at the right)")
-    ax.legend(handles=[Patch(facecolor=c, hatch=h, edgecolor="black", label=name)
-                       for name, c, h in STATES.values()],
-              loc="lower left", bbox_to_anchor=(0, 1.0), ncol=4, fontsize=7, frameon=False)
-
-
-def states_frame(ax, ticks) -> None:
-    """The x range and the column labels of ``column_ticks``: the rest of the frame, cheap to
-    set again when a cached frame comes back (``states_axes`` has set up what never changes).
-
-    ``states_frame(ax, column_ticks(columns))``
-    """
-    n, positions, labels = ticks
-    ax.set_xlim(-0.3, n + 0.2)
-    ax.set_xticks(positions, labels, fontsize=7)
-
-
-def states_cells(ax, columns) -> list:
-    """One column per chunk, one row each for chunk_id, index entry and vector (one patch per
-    state, however many chunks). Returns the artists added.
-
-    ``states_cells(ax, [("0", ("same", "new", "new"))])`` -> [<PathPatch ...>, ...]
-    """
-    cells: dict[str, list] = {state: [] for state in STATES}
-    for x, (_label, states) in enumerate(columns):
-        for y, state in enumerate(states):
-            cells[state].append((x, 0.9, 2 - y - 0.4, 0.8))
-    return [bars_patch(ax, bars, facecolor=STATES[state][1], hatch=STATES[state][2] or None,
-                       edgecolor="black", linewidth=0.3)
-            for state, bars in cells.items() if bars]
-
-
-def draw_states(ax, columns) -> None:
-    """One column per chunk, one row each for chunk_id, index entry and vector."""
-    states_axes(ax)
-    states_frame(ax, column_ticks(columns))
-    states_cells(ax, columns)
 
 
 def heading_paths_of_guide(sources: list[Source]) -> list[tuple[str, ...]]:
@@ -311,14 +225,7 @@ class LifecycleExplorer(widgets.VBox):
                 ("readers see", f"generation {shown}" + (" (the fixture)" if shown == 1
                                                          else " (the edit, published)"))]
         if self.report is not None:
-            plan = self.report.plan
-            rows += [("shadow", f"generation {self.report.generation}"),
-                     ("plan", ", ".join(f"{a} {len(ids)}" for a, ids in plan.items())),
-                     ("chunk ids", f"{len(plan['add'])} new, {len(plan['tombstone'])} gone"),
-                     ("index entries", f"{sum(len(plan[a]) for a in ('reembed', 'reindex', 'add'))}"
-                                       " new"),
-                     ("vectors computed", f"{self.report.embedded} (embedder calls)"),
-                     ("refused, ACL missing", str(len(self.report.refused)))]
+            rows += report_rows(self.report)
         if shown not in self._queries:  # a generation never changes once built
             self._queries[shown] = (self.query_line(["employees"]), self.query_line(["sre"]))
         employee, sre = self._queries[shown]
@@ -328,23 +235,8 @@ class LifecycleExplorer(widgets.VBox):
     def _table_html(self, report: UpdateReport) -> str:
         if self._base is None:  # generation 1 never changes: read once
             self._base = {c.chunk_id: c for c in self.index.chunks(1)}
-        base = self._base
         new = {c.chunk_id: c for c in self.index.chunks(report.generation)}
-        lines = []
-        for action, ids in report.plan.items():
-            if action == "keep":
-                continue
-            for cid in ids:
-                c = new.get(cid) or base[cid]
-                lines.append(f"<tr><td>{action}</td><td>{c.ordinal}</td><td>"
-                             f"{html.escape(' > '.join(c.heading_path[-2:]))}</td><td><code>"
-                             f"{cid[:12]}</code></td><td>{html.escape(c.text[:50])}</td></tr>")
-        if not lines:
-            return "<p>Every index entry is kept: nothing to re-embed or re-index.</p>"
-        head = "".join(f"<th style='text-align:left'>{h}</th>" for h in
-                       ("action", "ordinal", "section", "chunk_id", "text"))
-        return ("<table role='table' aria-label='chunks whose index entry changes'>"
-                f"<tr>{head}</tr>{''.join(lines)}</table>")
+        return change_table(report.plan, self._base, new)
 
     def _redraw(self) -> None:
         columns = self.shadow.columns

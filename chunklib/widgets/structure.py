@@ -7,7 +7,9 @@ would hold thousands of chunks; a note says so when a smaller budget lowers it),
 stepper. The plot draws three lanes over the
 character axis (headings, structure-aware chunks, fixed windows), repeated characters hatched;
 the summary beside it is its text alternative and gives both duplication ratios, computed with
-``chunklib.structure``.
+``chunklib.structure``. This module holds the explorer and its factory; the plot is drawn by
+``chunklib.widgets.structure_plot``, the document and chunk views are written by
+``chunklib.widgets.structure_html``.
 
 A move redraws through ``chunklib.layers.Layers``: the frame (x axis over the source, lane
 names, title) is rendered once per source length, the lanes are drawn over it. A source is
@@ -15,7 +17,8 @@ parsed once (its headings); the chunks and windows of a (source, budget, overlap
 a small LRU cache, so moving back to a recent value does not chunk again. While nbgrader
 autogrades, ``structure_explorer`` returns a note instead (no matplotlib).
 
-Leaves out: editing the source (lesson 5's explorer does that), token budgets.
+Leaves out: editing the source (lesson 5's explorer does that), token budgets; the
+drawing functions and the HTML views (the two modules above).
 
     >>> StructureExplorer().summary_rows()[1][0]
     'structure-aware'
@@ -23,7 +26,6 @@ Leaves out: editing the source (lesson 5's explorer does that), token budgets.
 
 from __future__ import annotations
 
-import html
 from collections import OrderedDict
 from typing import NamedTuple
 
@@ -31,9 +33,8 @@ import ipywidgets as widgets
 
 from chunklib.elements import parse_elements
 from chunklib.fixture import Source, load_sources
-from chunklib.intervals import total_length, union, union_length
+from chunklib.intervals import total_length, union_length
 from chunklib.layers import Layers
-from chunklib.plotting import CURRENT_EDGE, PALETTE, bars_patch
 from chunklib.records import ChunkRecord
 from chunklib.structure import DEFAULT_OVERLAP, DEFAULT_SIZE, structure_chunks, window_chunks
 from chunklib.validate import require_window
@@ -46,15 +47,11 @@ from chunklib.widgets.common import (
     set_image,
     summary_html,
 )
+from chunklib.widgets.structure_html import chunk_detail_html, document_html
+from chunklib.widgets.structure_plot import MARGINS, structure_frame, structure_lanes
 
-CHUNK_COLOURS = (PALETTE[0], PALETTE[7])  # neighbouring chunks alternate dark / light blue
-CHUNK_HATCHES = ("", "..")               # ... and plain / dotted, to read without colour
-REPEAT_COLOUR, HEADING_COLOUR = PALETTE[1], PALETTE[3]
 _EXCERPT = 500  # characters of context shown around the current chunk
 _CACHED_CHUNKINGS = 16  # (source, budget, overlap) results kept: a few slider steps each way
-LANE_NAMES = ["fixed windows", "structure-aware", "headings"]
-TITLE = "repeated characters: orange, hatched ///; current chunk: black outline"
-MARGINS = {"left": 0.19, "right": 0.97, "bottom": 0.21, "top": 0.9}  # fit the lane names
 
 
 class Chunking(NamedTuple):
@@ -66,106 +63,6 @@ class Chunking(NamedTuple):
     window_spans: list[tuple[int, int]]
     extra: tuple[int, int]  # characters stored more than once: chunks, windows
     unreadable: int  # windows whose ACL intersection is empty
-
-
-def repeated(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """The parts of the line that two or more spans cover, merged.
-
-    ``repeated([(0, 10), (8, 20), (30, 40)])`` -> [(8, 10)]
-    """
-    events = sorted([(s, 1) for s, e in spans if e > s] + [(e, -1) for s, e in spans if e > s])
-    out, depth, opened = [], 0, 0
-    for pos, step in events:
-        if depth < 2 <= depth + step:
-            opened = pos
-        elif depth >= 2 > depth + step and pos > opened:
-            out.append((opened, pos))
-        depth += step
-    return union(out)
-
-
-def structure_frame(ax, n: int) -> None:
-    """What depends only on the source length ``n``: x axis, lane names, grid, title.
-
-    ``structure_frame(ax, 8)``
-    """
-    from matplotlib.ticker import MaxNLocator
-
-    ax.clear()
-    ax.set_xlim(0, max(n, 1))
-    ax.set_ylim(-0.6, 2.6)
-    ax.set_yticks([0, 1, 2], LANE_NAMES)
-    ax.set_xlabel("position in the source (characters)")
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.grid(axis="x", alpha=0.3)
-    ax.set_title(TITLE, fontsize=8, loc="left")
-
-
-def structure_lanes(ax, chunk_spans, window_spans, heading_spans, current=None) -> list:
-    """Three lanes: headings, structure chunks, fixed windows; returns the artists added.
-
-    ``structure_lanes(ax, [(0, 5)], [(0, 4), (3, 8)], [], current=0)`` -> [<PathPatch ...>, ...]
-    """
-    added = []
-    lanes = [(2, heading_spans), (1, chunk_spans), (0, window_spans)]
-    for y, spans in lanes:  # one patch per style: fast to draw, however many chunks
-        styles = ([(spans, HEADING_COLOUR, "")] if y == 2 else
-                  [(spans[k::2], CHUNK_COLOURS[k], CHUNK_HATCHES[k]) for k in (0, 1)])
-        for group, colour, hatch in styles:
-            if group:
-                added.append(bars_patch(ax, [(s, e - s, y - 0.35, 0.7) for s, e in group],
-                                        facecolor=colour, hatch=hatch or None,
-                                        edgecolor="white", linewidth=0.3))
-        shared = repeated(spans)
-        if shared:
-            added.append(bars_patch(ax, [(s, e - s, y - 0.35, 0.7) for s, e in shared],
-                                    facecolor=REPEAT_COLOUR, hatch="///", edgecolor="black",
-                                    linewidth=0.4))
-    if current is not None and 0 <= current < len(chunk_spans):
-        s, e = chunk_spans[current]
-        added.append(bars_patch(ax, [(s, max(e - s, 1), 0.55, 0.9)], facecolor="none",
-                                edgecolor=CURRENT_EDGE, linewidth=2.2))
-    return added
-
-
-def draw_structure(ax, chunk_spans, window_spans, heading_spans, n, current=None) -> None:
-    """Three lanes over ``n`` characters: headings, structure chunks, fixed windows.
-
-    ``draw_structure(ax, [(0, 5)], [(0, 4), (3, 8)], [], 8, current=0)``
-    """
-    structure_frame(ax, n)
-    structure_lanes(ax, chunk_spans, window_spans, heading_spans, current)
-
-
-def document_html(text: str, spans: list[tuple[int, int]], current: int | None,
-                  window: tuple[int, int] | None = None) -> str:
-    """``text`` (or the ``window`` part of it) with every chunk span marked, as HTML.
-
-    ``document_html("ab cd", [(0, 2), (3, 5)], 1)`` -> "<pre ...><span ...>ab</span> ..."
-    """
-    lo, hi = window or (0, len(text))
-    cuts = sorted({lo, hi, *(p for s, e in spans for p in (s, e) if lo < p < hi)})
-    order = sorted(range(len(spans)), key=lambda i: spans[i][0])
-    parts, active, nxt = ["…" if lo > 0 else ""], [], 0
-    for a, b in zip(cuts, cuts[1:], strict=False):  # sweep: spans that cover [a, b)
-        while nxt < len(order) and spans[order[nxt]][0] <= a:
-            active.append(order[nxt])
-            nxt += 1
-        active = [i for i in active if spans[i][1] >= b]
-        owners = sorted(active)
-        piece = html.escape(text[a:b])
-        if not owners:
-            parts.append(f"<span style='color:#595959'>{piece}</span>")
-            continue
-        style = (f"background:{REPEAT_COLOUR};text-decoration:underline" if len(owners) > 1
-                 else f"background:{'#cfe3f3' if owners[0] % 2 == 0 else '#a2c8ec'}")
-        if current in owners:
-            style += ";outline:2px solid black;font-weight:bold"
-        label = ", ".join(f"chunk {i + 1}" for i in owners)
-        parts.append(f"<span style='{style}' title='{label}'>{piece}</span>")
-    parts.append("…" if hi < len(text) else "")
-    return ("<pre role='document' aria-label='source text with chunk spans' style='white-space:"
-            "pre-wrap;max-height:22em;overflow:auto;font-size:12px'>" + "".join(parts) + "</pre>")
 
 
 class StructureExplorer(widgets.VBox):
@@ -278,26 +175,6 @@ class StructureExplorer(widgets.VBox):
                      ("ACL", "missing" if c.acl is None else ", ".join(c.acl) or "nobody")]
         return rows
 
-    def _detail_html(self, c) -> str:
-        cell = "vertical-align:top;padding:0 1em 0 0;width:50%"
-        pre = "white-space:pre-wrap;margin:0;font-size:12px"
-
-        def column(title: str, text: str, name: str, digest: str) -> str:
-            return (f"<td style='{cell}'><b>{title}</b><pre style='{pre}'>{html.escape(text)}"
-                    f"</pre><small>{name}: <code>{digest}</code></small></td>")
-
-        same = "the same" if c.content_sha256 == c.retrieval_sha256 else "different"
-        path = html.escape(" > ".join(c.heading_path) or "(none)")
-        return (f"<div><b>heading path</b>: {path}</div>"
-                "<table role='table' aria-label='the current chunk, two texts side by side' "
-                "style='width:100%'><tr>"
-                + column(f"text: the citable slice [{c.start}, {c.end})", c.text,
-                         "content_sha256", c.content_sha256)
-                + column("retrieval_text: what search and embeddings see", c.retrieval_text,
-                         "retrieval_sha256", c.retrieval_sha256)
-                + f"</tr></table><small>The two hashes are {same}. chunk_id "
-                  f"<code>{c.chunk_id[:16]}…</code>, element_id <code>{c.element_id[:16]}…"
-                  "</code></small>")
 
     def _redraw(self, _change=None) -> None:
         text, k = self.source.text, len(self.chunks)
@@ -317,7 +194,7 @@ class StructureExplorer(widgets.VBox):
         else:
             c = self.chunks[current]
             self.stepper.say(k, current, f"characters {c.start} to {c.end} ({c.kind})", "")
-            self.detail.value = self._detail_html(c)
+            self.detail.value = chunk_detail_html(c)
             window = None if self.whole_box.value else (
                 max(0, c.start - _EXCERPT), min(len(text), c.end + _EXCERPT))
         self.document.value = document_html(text, spans, current, window)

@@ -2,15 +2,10 @@
 
 Choose characters, word-like units, cl100k tokens or MiniLM word pieces and a chunk size C;
 the passage is cut into K = ceil(N / C) windows without overlap. Three views show the same
-chunks, in the same two alternating colours and hatchings:
-
-- an interval plot: one bar per chunk, in units, an × where a chunk ends inside a sentence, a
-  dotted grey tail on the part of a chunk that all-MiniLM-L6-v2 never reads, and a number
-  beside each bar (its length in units) when there are few chunks;
-- the text itself: every chunk on its background, ``¦`` and the chunk number where a chunk
-  begins (``✂`` when that boundary cuts a sentence) and ``⊘`` where the model stops reading
-  a chunk, the unread rest striped, so the view reads without colour;
-- a stepper with the current chunk's exact text between its neighbours' edges.
+chunks, in the same two alternating colours and hatchings, and mark where a chunk ends inside
+a sentence and what all-MiniLM-L6-v2 never reads: an interval plot (one bar per chunk,
+``chunklib.widgets.units_plot``), the text itself (``chunklib.widgets.units_html``) and a
+stepper with the current chunk's exact text between its neighbours' edges.
 
 The HTML summary is the text alternative of all three: units, K, the last chunk, sentences
 cut, and how many chunks all-MiniLM-L6-v2 silently truncates.
@@ -22,7 +17,8 @@ what the model reads are computed once per (unit kind, C), in a bounded cache. m
 imported only when a plot is drawn; while nbgrader autogrades, ``units_explorer`` returns a
 note instead of the explorer (``chunklib.widgets.common.autograding``).
 
-Leaves out: overlap (lesson 3) and boundary-aware splitting (lesson 2); sentences come from
+Leaves out: the drawing (``units_plot``) and the HTML views (``units_html``); overlap
+(lesson 3) and boundary-aware splitting (lesson 2); sentences come from
 ``chunklib.sentences.split_sentences`` (no abbreviation list).
 
     >>> UnitsExplorer(kind="words", size=200).summary_rows()[2]
@@ -39,7 +35,6 @@ import ipywidgets as widgets
 
 from chunklib.budgets import KIND_LABELS, minilm_reads, spans_of
 from chunklib.layers import Layers
-from chunklib.plotting import PALETTE, row_ticks, rows_patch
 from chunklib.sentences import split_sentences
 from chunklib.tokens import MINILM_MAX_SEQ_LENGTH, MINILM_SPECIAL_TOKENS
 from chunklib.units import cut_sentence_spans, cut_sentences, fixed_windows, sample_passage
@@ -53,18 +48,10 @@ from chunklib.widgets.common import (
     set_image,
     summary_html,
 )
+from chunklib.widgets.units_html import chunk_view_html, text_view_html
+from chunklib.widgets.units_plot import LABEL_LIMIT, MARGINS, unit_chunks_bars, unit_chunks_frame
 
-#: Chunk k is drawn (plot) and shaded (text) in CHUNK_STYLES[k % 2]: light blue, light orange.
-CHUNK_STYLES = [(PALETTE[7], "///"), (PALETTE[8], "\\\\\\")]
-BACKGROUNDS = tuple(colour for colour, _ in CHUNK_STYLES)
-CUT_COLOUR = PALETTE[5]      # dark orange
-UNREAD_COLOUR = PALETTE[9]   # light grey, dotted
-STRIPES = "repeating-linear-gradient(135deg,#CFCFCF 0 3px,#FFFFFF 3px 6px)"
 MINILM_TEXT_PIECES = MINILM_MAX_SEQ_LENGTH - MINILM_SPECIAL_TOKENS
-LABEL_LIMIT = 12             # write each chunk's length beside its bar up to this many chunks
-#: Fixed margins (fractions of the 600 x 304 px picture): room for four-digit row numbers on
-#: the left, the x tick label at the right end, the two-row legend above the axes.
-MARGINS = {"left": 0.085, "right": 0.97, "bottom": 0.13, "top": 0.86}
 CACHED_SETTINGS = 32         # (unit kind, C) pairs whose chunks are kept
 
 
@@ -78,163 +65,6 @@ def cut_boundaries(char_windows: list[tuple[int, int]],
     cut = cut_sentence_spans(sentence_spans, char_windows)
     return {k for k in range(1, len(char_windows))
             if any(s < char_windows[k - 1][1] and char_windows[k][0] < e for s, e in cut)}
-
-
-def _mark(glyph: str, what: str) -> str:
-    """A separator glyph with its meaning for screen readers and as a tooltip."""
-    return (f"<span class='sep' title='{what}' aria-label='{what}' "
-            f"style='color:#000;font-weight:bold'>{glyph}</span>")
-
-
-def _boundary(k: int, cut: set[int]) -> str:
-    """The mark before chunk ``k`` (0-based, k >= 1): ``¦`` or ``✂`` and the chunk's number."""
-    if k in cut:
-        return _mark(f"✂{k + 1}", f"chunk {k + 1} starts inside a sentence")
-    return _mark(f"¦{k + 1}", f"chunk {k + 1} starts")
-
-
-def _piece(text: str, start: int, end: int, read_end: int | None, style: str) -> str:
-    """``text[start:end]`` on ``style``; from ``read_end`` on, a ``⊘`` and a striped background."""
-    if read_end is None or read_end >= end:
-        return f"<span style='{style}'>{html.escape(text[start:end])}</span>"
-    stop = max(read_end, start)
-    return (f"<span style='{style}'>{html.escape(text[start:stop])}</span>"
-            + _mark("⊘", "all-MiniLM-L6-v2 stops reading this chunk here")
-            + f"<span title='not read by all-MiniLM-L6-v2' style='background:{STRIPES};"
-              f"color:#000'>{html.escape(text[stop:end])}</span>")
-
-
-def text_view_html(text: str, char_windows: list[tuple[int, int]], current: int | None,
-                   cut: set[int], read_ends: list[int] | None = None) -> str:
-    """The text with every chunk on an alternating background, a ``¦`` and the chunk number
-    before each chunk after the first (``✂`` where the boundary cuts a sentence), the current
-    chunk in bold and underlined and, when ``read_ends`` is given, a ``⊘`` where the embedding
-    model stops reading a chunk, its unread rest striped. Without the marks and tags this is
-    ``text`` exactly: a character split between two chunks' tokens is shown once, in the first.
-
-    ``text_view_html("a b", [(0, 1), (2, 3)], 0, set())`` -> '<div ...>...¦2...</div>'
-    """
-    out, pos = [], 0
-    for k, (start, end) in enumerate(char_windows):
-        start = max(start, pos)
-        out.append(html.escape(text[pos:start]))
-        if k:
-            out.append(_boundary(k, cut))
-        style = f"background:{BACKGROUNDS[k % 2]};color:#000"
-        label = f"chunk {k + 1}"
-        if k == current:
-            style += ";font-weight:bold;text-decoration:underline 2px"
-            label += " (current)"
-        read_end = None if read_ends is None else read_ends[k]
-        out.append(f"<span title='{label}'>{_piece(text, start, max(end, start), read_end, style)}"
-                   "</span>")
-        pos = max(pos, end)
-    out.append(html.escape(text[pos:]))
-    return ("<div style='white-space:pre-wrap;max-height:24em;overflow-y:auto;"
-            "border:1px solid #898989;padding:0.5em;font-size:0.9em;line-height:1.6'>"
-            + "".join(out) + "</div>")
-
-
-def chunk_view_html(text: str, char_windows: list[tuple[int, int]], k: int, cut: set[int],
-                    read_end: int | None = None, context: int = 60) -> str:
-    """Chunk ``k``'s exact text in a box, with up to ``context`` characters of the text on each
-    side in grey, the boundary marks between them and the ``⊘`` where the model stops reading.
-
-    ``chunk_view_html("ab cd", [(0, 2), (3, 5)], 1, set())`` -> '<div ...>...cd...</div>'
-    """
-    start, end = char_windows[k]
-    grey = "color:#595959;font-style:italic"
-    before = ("…" if start > context else "") + html.escape(text[max(0, start - context):start])
-    after = html.escape(text[end:end + context]) + ("…" if end + context < len(text) else "")
-    left = _boundary(k, cut) if k else _mark("▏", "start of the text")
-    right = _boundary(k + 1, cut) if k + 1 < len(char_windows) else _mark("▕", "end of the text")
-    body = _piece(text, start, end, read_end, "color:#000")
-    return ("<div style='white-space:pre-wrap;border:1px solid #898989;padding:0.4em;"
-            f"max-height:12em;overflow-y:auto;line-height:1.6'><span style='{grey}'>{before}"
-            f"</span>{left}{body}{right}<span style='{grey}'>{after}</span></div>")
-
-
-def unit_chunks_frame(ax, n: int, unit: str, labelled: bool) -> None:
-    """What the units plot shows whatever the chunks: the x axis over ``n`` units (8 % wider
-    when ``labelled``, for the lengths written beside the bars), its grid, the axis labels and
-    the legend.
-
-    ``unit_chunks_frame(ax, 1204, "word-like units", labelled=True)``
-    """
-    from matplotlib.lines import Line2D
-    from matplotlib.patches import Patch
-    from matplotlib.ticker import MaxNLocator
-
-    ax.clear()
-    ax.set_xlim(0, max(n, 1) * (1.08 if labelled else 1.0))
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.grid(axis="x", alpha=0.3)
-    ax.set_xlabel(f"position in the passage ({unit})")
-    ax.set_ylabel("chunk")
-    ax.legend(handles=[
-        Patch(facecolor=CHUNK_STYLES[0][0], hatch=CHUNK_STYLES[0][1], edgecolor="black",
-              label="chunk"),
-        Patch(facecolor=CHUNK_STYLES[1][0], hatch=CHUNK_STYLES[1][1], edgecolor="black",
-              label="next chunk"),
-        Patch(facecolor=UNREAD_COLOUR, hatch="...", edgecolor="black",
-              label="not read by all-MiniLM-L6-v2"),
-        Patch(facecolor="none", edgecolor="black", linewidth=2, label="current chunk"),
-        Line2D([], [], linestyle="none", marker="X", color=CUT_COLOUR, markeredgecolor="black",
-               label="ends inside a sentence"),
-    ], loc="lower left", bbox_to_anchor=(0, 1.0), ncol=3, fontsize=8, frameon=False)
-
-
-def unit_chunks_bars(ax, windows: list[tuple[int, int]], *, current: int | None = None,
-                     cut: set[int] = frozenset(), unread: list[int] | None = None) -> list:
-    """The data of the units plot on ``ax``: chunks as rows (first on top) in alternating
-    hatched colours, the unread tail of each (from unit ``unread[k]`` on) dotted grey, an ×
-    where chunk k - 1 ends inside a sentence for every k in ``cut``, chunk ``current``
-    outlined, each chunk's length beside its bar up to ``LABEL_LIMIT`` chunks; sets the row
-    axis. Returns the artists added.
-
-    ``unit_chunks_bars(ax, [(0, 200), (200, 350)], current=0)`` -> [<PathPatch ...>, ...]
-    """
-    from matplotlib.patches import Rectangle
-
-    k = len(windows)
-    labels = []
-    if k <= LABEL_LIMIT:
-        labels = [ax.annotate(f"{end - start}", (end, row), xytext=(9, 0),
-                              textcoords="offset points", va="center", fontsize=8)
-                  for row, (start, end) in enumerate(windows)]
-    rows = [(start, end, row) for row, (start, end) in enumerate(windows)]
-    added = [rows_patch(ax, rows[parity::2], facecolor=colour, hatch=hatch, edgecolor="black",
-                        linewidth=0.4)
-             for parity, (colour, hatch) in enumerate(CHUNK_STYLES) if rows[parity::2]]
-    tails = [(unread[row], end, row) for _start, end, row in rows
-             if unread is not None and unread[row] < end]
-    if tails:  # the part the model never reads, over its chunk
-        added.append(rows_patch(ax, tails, facecolor=UNREAD_COLOUR, hatch="...",
-                                edgecolor="black", linewidth=0.4))
-    if current is not None and 0 <= current < k:
-        start, end = windows[current]
-        added.append(ax.add_patch(Rectangle((start, current - 0.48), end - start, 0.96,
-                                            facecolor="none", edgecolor="black",
-                                            linewidth=2.2)))
-    marks = [(windows[c - 1][1], c - 1) for c in sorted(cut)]
-    if marks:
-        added += ax.plot(*zip(*marks, strict=True), linestyle="none", marker="X", markersize=8,
-                         color=CUT_COLOUR, markeredgecolor="black", markeredgewidth=0.6)
-    ax.set_ylim(max(k, 1) - 0.5, -0.5)
-    ticks = row_ticks(k)
-    ax.set_yticks(ticks, [str(r + 1) for r in ticks])  # integer ticks, chunks counted from 1
-    return added + labels  # in the order a full render draws them (by zorder)
-
-
-def draw_unit_chunks(ax, windows: list[tuple[int, int]], n: int, unit: str, *,
-                     current: int | None = None, cut: set[int] = frozenset(),
-                     unread: list[int] | None = None) -> None:
-    """``unit_chunks_frame`` then ``unit_chunks_bars``: the whole units plot on ``ax``.
-
-    ``draw_unit_chunks(ax, [(0, 200), (200, 350)], 350, "word-like units", current=0)``
-    """
-    unit_chunks_frame(ax, n, unit, len(windows) <= LABEL_LIMIT)
-    unit_chunks_bars(ax, windows, current=current, cut=cut, unread=unread)
 
 
 class Chunking(NamedTuple):
