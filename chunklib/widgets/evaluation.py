@@ -68,8 +68,6 @@ def curve_data(size: int, k: int = ex.K) -> tuple[tuple[ex.Summary, ...], ex.Sum
     return sweep, ex.stopping_point(sweep), ex.summarize(ex.Strategy("structure", size), k)
 
 
-
-
 def _replace(old: list, make: Callable[[], list]) -> None:
     """Remove the artists in ``old``, then hold the artists ``make()`` adds in their place
     (in this order: removing an axes' old legend after ``make`` drew a new one would drop
