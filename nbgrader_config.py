@@ -10,8 +10,18 @@ Traps it avoids (see ../shared/FACTS.md):
   assert, only the message written for the learner.
 - chunklib is an installed package (pip install -e .), so the autograde kernel, which runs in
   autograded/<student>/<assignment>/, imports it like the learner's kernel does.
+- a kernel that dies at start: over TCP, the ports picked for a new kernel can be taken by
+  another process before the kernel binds them ("Address already in use"; the submission is
+  then not graded), which happens when several autogrades run at once. On Linux and macOS the
+  kernels talk over unix sockets in a folder of this nbgrader process's own instead.
+- explorers: nbgrader sets NBGRADER_EXECUTION in the kernel's environment, and chunklib's
+  explorers then show a one-line note instead of being drawn (nothing is graded from them).
 """
 
+import atexit
+import os
+import shutil
+import tempfile
 
 from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor
 from nbgrader.preprocessors import ClearHiddenTests, GetGrades, NbGraderPreprocessor
@@ -26,6 +36,12 @@ c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedE
 
 c.Execute.timeout = 10
 c.Execute.interrupt_on_timeout = True
+
+if os.name == "posix":  # zmq has no unix sockets on Windows: TCP there
+    _sockets = tempfile.mkdtemp(prefix="nbgrader-kernels-")
+    atexit.register(shutil.rmtree, _sockets, ignore_errors=True)
+    c.KernelManager.transport = "ipc"
+    c.KernelManager.ip = os.path.join(_sockets, "kernel")
 
 c.IgnorePattern.enabled = True
 c.IgnorePattern.pattern = r"^"  # matches every stderr text: warnings cost nothing
