@@ -190,12 +190,12 @@ def test_readme_binder_link_opens_the_first_lesson():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("lesson", LESSONS)
-def test_raw_release_errors_only_at_the_stubs(lesson, tmp_path):
+def test_raw_release_errors_only_at_the_stubs(lesson, tmp_path, kernel_config):
     """Every cell run on its own (allow_errors): the cells before the first exercise run clean,
     and every error anywhere is nbgrader's NotImplementedError stub, raised by an answer cell
     or by a check that calls a stub."""
     nb = nbformat.read(lesson_notebook(lesson, RELEASE), as_version=4)
-    NotebookClient(nb, timeout=60, kernel_name="python3", allow_errors=True,
+    NotebookClient(nb, timeout=60, kernel_name="python3", allow_errors=True, config=kernel_config,
                    resources={"metadata": {"path": str(tmp_path)}}).execute(
                        stderr=subprocess.DEVNULL)
     first = min(i for i, c in enumerate(nb.cells)

@@ -85,10 +85,10 @@ def test_quiz_markdown_matches_chunklib(lesson):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("lesson", LESSONS)
-def test_notebook_runs_top_to_bottom_in_a_fresh_kernel(lesson, tmp_path):
+def test_notebook_runs_top_to_bottom_in_a_fresh_kernel(lesson, tmp_path, kernel_config):
     nb = nbformat.read(lesson_notebook(lesson), as_version=4)
     started = time.perf_counter()
-    NotebookClient(nb, timeout=60, kernel_name="python3",
+    NotebookClient(nb, timeout=60, kernel_name="python3", config=kernel_config,
                    resources={"metadata": {"path": str(tmp_path)}}).execute()
     seconds = time.perf_counter() - started
     problems = [(i, o.get("ename") or o.get("text", "")[:200])
