@@ -69,6 +69,15 @@ KERNEL_IDLE = """(path) => {
   const k = w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
   return !!k && k.connectionStatus === 'connected' && k.status === 'idle';
 }"""
+# JupyterLab sometimes misses a just-restarted kernel's first status message (it restores the
+# connection while the kernel starts) and shows the kernel as not idle although it is: asking
+# the kernel for its info makes it publish busy/idle again, as a learner's next action would.
+NUDGE = """async () => {
+  const k = window.jupyterapp.shell.currentWidget.sessionContext.session.kernel;
+  if (k.connectionStatus !== 'connected') { k.reconnect(); }
+  await Promise.race([k.requestKernelInfo(), new Promise((r) => setTimeout(r, 5000))]);
+  return k.status;
+}"""
 # page.evaluate has no timeout of its own: a cell that never ends must not hang the test
 RUN_ALL = """async () => {
   const t = performance.now();
@@ -243,6 +252,24 @@ def lab_page(browser, lab):
     context.close()
 
 
+def _wait_for_idle_kernel(page, rel: str, lesson: str, seconds: int = 90) -> None:
+    """Wait until the notebook's kernel is connected and idle; every 20 s without that, nudge
+    the kernel (``NUDGE``), and count the nudges in the figures."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    deadline = time.perf_counter() + seconds
+    while True:
+        try:
+            page.wait_for_function(KERNEL_IDLE, arg=rel, timeout=20_000, polling=50)
+            return
+        except PlaywrightTimeout:
+            if time.perf_counter() > deadline:
+                raise
+            FIGURES.setdefault("kernel_nudges", {}).setdefault(lesson, 0)
+            FIGURES["kernel_nudges"][lesson] += 1
+            page.evaluate(NUDGE)
+
+
 def _open(page, rel: str) -> float:
     """Open ``rel`` in the tab (File > Open) and wait for its kernel; seconds taken."""
     page.errors.clear()
@@ -403,7 +430,8 @@ def test_finished_lesson_runs_clean_and_its_explorer_answers_the_keyboard(notebo
                if c.metadata.get("nbgrader", {}).get("solution")}
     t = time.perf_counter()
     assert page.evaluate(FILL_AND_RESTART, answers) == len(answers)  # as a learner types them
-    page.wait_for_function(KERNEL_IDLE, arg=rel, timeout=90_000, polling=50)
+    _wait_for_idle_kernel(page, rel, lesson)
+    assert page.evaluate(NUDGE) in ("idle", "busy")  # the fallback itself works
     FIGURES.setdefault("restart_to_idle_kernel_s", {})[lesson] = round(time.perf_counter() - t, 2)
     run_ms = page.evaluate(RUN_ALL)
     FIGURES.setdefault("run_all_s", {})[lesson] = round(run_ms / 1000, 2)
