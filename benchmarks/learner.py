@@ -166,23 +166,28 @@ def explorers() -> list[tuple[str, object]]:
     return found
 
 
+def other_value(control):
+    """A value to move ``control`` to: a slider's next step (else its previous), a menu's first
+    other option; None when there is none."""
+    if hasattr(control, "step"):
+        v0, step = control.value, control.step
+        v1 = v0 + step if v0 + step <= control.max else v0 - step
+        return v1 if v1 >= control.min and v1 != v0 else None
+    values = [v for _, v in control.options] if isinstance(control.options[0], tuple) else list(
+        control.options)
+    return next((v for v in values if v != control.value), None)
+
+
 def main_control(widget):
     """(control, value, other value) to move: the explorer's ``size_slider``, else its first
     other ``*_slider`` but the chunk stepper, else its first ``*_menu`` dropdown (by name)."""
     names = sorted(vars(widget))
     sliders = ["size_slider"] if hasattr(widget, "size_slider") else [
         k for k in names if k.endswith("_slider") and k != "chunk_slider"]
-    if sliders:
-        slider = getattr(widget, sliders[0])
-        v0 = slider.value
-        return slider, v0, v0 + slider.step if v0 + slider.step <= slider.max else v0 - slider.step
     menus = [k for k in names if k.endswith("_menu")]
-    if menus:
-        menu = getattr(widget, menus[0])
-        values = [v for _, v in menu.options] if isinstance(menu.options[0], tuple) else list(
-            menu.options)
-        other = next(v for v in values if v != menu.value)
-        return menu, menu.value, other
+    if sliders or menus:
+        control = getattr(widget, (sliders or menus)[0])
+        return control, control.value, other_value(control)
     raise AttributeError(f"{type(widget).__name__} has no slider or menu to move")
 
 
@@ -191,20 +196,10 @@ def other_controls(widget, main) -> list[tuple[object, object, object]]:
     found = []
     for name in sorted(vars(widget)):
         control = getattr(widget, name)
-        if control is main or not name.endswith(("_slider", "_menu")):
-            continue
-        if name.endswith("_slider"):
-            v0 = control.value
-            v1 = v0 + control.step if v0 + control.step <= control.max else v0 - control.step
-            if v1 >= control.min and v1 != v0:
-                found.append((control, v0, v1))
-        else:
-            values = [v for _, v in control.options] if isinstance(control.options[0],
-                                                                    tuple) else list(
-                control.options)
-            others = [v for v in values if v != control.value]
-            if others:
-                found.append((control, control.value, others[0]))
+        if control is not main and name.endswith(("_slider", "_menu")):
+            v1 = other_value(control)
+            if v1 is not None:
+                found.append((control, control.value, v1))
     return found
 
 

@@ -29,6 +29,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
 
 DPI = 80
+_UNSET = object()  # no frame drawn yet: differs from every key
 DEFAULT_MARGINS = {"left": 0.09, "right": 0.96, "bottom": 0.17, "top": 0.86}
 
 
@@ -120,11 +121,3 @@ class Layers:
         for artist in on_top:
             self.figure.draw_artist(artist)
         return canvas_png(self.figure)
-
-
-class _Unset:
-    def __repr__(self) -> str:
-        return "<unset>"
-
-
-_UNSET = _Unset()
