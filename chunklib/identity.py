@@ -1,18 +1,20 @@
 """Content-derived identifiers: element ids, chunk ids and index-entry ids (lesson 5).
 
 Every id is ``H(fields)``: SHA-256 over the fields' text joined by the unit separator
-``\\x1f``, so ``("ab", "c")`` and ``("a", "bc")`` never collide. A chunk id binds the source,
-the strategy version, the element (by its own content), the span *relative to the element*,
-the content hash and the tenant; the ordinal is stored beside it but is not part of it, so
-inserting an unrelated source, or a paragraph elsewhere, or renaming a heading, leaves the ids
-of unchanged body chunks as they were. The index-entry id adds what a vector depends on: the
-retrieval text's hash, the index revision and the ACL snapshot.
+``\\x1f``, so ``("ab", "c")`` and ``("a", "bc")`` never collide; a field whose text holds
+``\\x1f`` itself is refused (ValueError), so no two different field lists hash alike. A chunk
+id binds the source, the strategy version, the element (by its own content), the span
+*relative to the element*, the content hash and the tenant; the ordinal is stored beside it
+but is not part of it, so inserting an unrelated source, or a paragraph in another section, or
+renaming a heading, leaves the ids of unchanged body chunks as they were. The index-entry id
+adds what a vector depends on: the retrieval text's hash, the index revision and the ACL
+snapshot.
 
 Leaves out: storage (see the lesson-5 index) and a choice of which fields *your* identity
 needs; this is the course's definition, stated in COURSE.md.
 
     >>> H(["a", 1])[:12]
-    'a4d2b8ea0f4c'
+    '839e11a421d3'
 """
 
 from __future__ import annotations
@@ -32,7 +34,16 @@ def H(fields: Iterable[object]) -> str:  # noqa: N802 (the course's name for it)
     """
     if isinstance(fields, (str, bytes)):
         raise TypeError("fields must be a list or tuple of fields, not a single string")
-    return hashlib.sha256(SEPARATOR.join(str(f) for f in fields).encode("utf-8")).hexdigest()
+    texts = [str(f) for f in fields]
+    for i, text in enumerate(texts):
+        if SEPARATOR in text:  # ("a\x1fb",) and ("a", "b") would hash alike
+            raise ValueError(f"fields[{i}] contains the separator \\x1f; ids would collide")
+    return hashlib.sha256(SEPARATOR.join(texts).encode("utf-8")).hexdigest()
+
+
+def _require_str(name: str, value: object) -> None:
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a str, got {type(value).__name__}")
 
 
 def sha256_hex(text: str) -> str:
@@ -63,6 +74,10 @@ def chunk_id(source_id: str, strategy_version: str, element_id: str, start: int,
 
     ``len(chunk_id("guide", "v1", "e1", 0, 10, "c0ffee", "acme"))`` -> 64
     """
+    for name, value in (("source_id", source_id), ("strategy_version", strategy_version),
+                        ("element_id", element_id), ("content_sha256", content_sha256),
+                        ("tenant_id", tenant_id)):
+        _require_str(name, value)
     start = require_int("start", start, minimum=0)
     end = require_int("end", end, minimum=start)
     return H([source_id, strategy_version, element_id, start, end, content_sha256, tenant_id])
@@ -76,6 +91,12 @@ def index_entry_id(chunk_id: str, retrieval_sha256: str, index_revision: str | i
     chunk id stays. ``index_entry_id("c", "r", 1, "a") != index_entry_id("c", "r", 2, "a")``
     -> True
     """
+    for name, value in (("chunk_id", chunk_id), ("retrieval_sha256", retrieval_sha256),
+                        ("acl_snapshot_sha256", acl_snapshot_sha256)):
+        _require_str(name, value)
+    if isinstance(index_revision, bool) or not isinstance(index_revision, (str, int)):
+        raise TypeError(f"index_revision must be a str or an int, got "
+                        f"{type(index_revision).__name__}")
     return H([chunk_id, retrieval_sha256, index_revision, acl_snapshot_sha256])
 
 

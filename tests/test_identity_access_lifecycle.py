@@ -26,6 +26,27 @@ def test_h_is_the_course_definition():
     assert H(["ab", "c"]) != H(["a", "bc"])
     with pytest.raises(TypeError, match="fields"):
         H("abc")
+    with pytest.raises(ValueError, match=r"fields\[1\]"):
+        H(["a", "b\x1fc"])  # would hash like ["a", "b", "c"]
+
+
+@given(st.lists(st.text(), min_size=1, max_size=4), st.lists(st.text(), min_size=1, max_size=4))
+def test_h_never_hashes_two_field_lists_alike(a, b):
+    try:
+        ha, hb = H(a), H(b)
+    except ValueError:  # a field holding the separator is refused
+        assert any("\x1f" in f for f in a + b)
+        return
+    assert (ha == hb) == (a == b)
+
+
+def test_id_functions_check_their_fields_types():
+    with pytest.raises(TypeError, match="tenant_id"):
+        chunk_id("guide", "v1", "e1", 0, 10, "c", None)
+    with pytest.raises(TypeError, match="index_revision"):
+        index_entry_id("c", "r", 1.5, "a")
+    with pytest.raises(TypeError, match="chunk_id"):
+        index_entry_id(7, "r", 1, "a")
 
 
 def test_sha256_hex():
