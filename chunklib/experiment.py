@@ -279,7 +279,7 @@ def measure(question: Question, hits: Sequence[dict]) -> Outcome:
 def evaluate(strategy: Strategy, k: int = K) -> tuple[Outcome, ...]:
     """Every question of the set under ``strategy``, in question order (cached).
 
-    ``sum(o.complete for o in evaluate(Strategy("windows", 400)))`` -> 17
+    ``sum(o.complete for o in evaluate(Strategy("windows", 400)))`` -> 20
     """
     require_int("k", k, minimum=1)
     chunks = chunk_dicts(strategy)
@@ -294,7 +294,7 @@ def evaluate(strategy: Strategy, k: int = K) -> tuple[Outcome, ...]:
 
 @dataclass(frozen=True)
 class Summary:
-    """A strategy's totals over the question set; report ``complete`` with ``n`` (17/39)."""
+    """A strategy's totals over the question set; report ``complete`` with ``n`` (20/39)."""
 
     strategy: Strategy
     complete: int
@@ -310,7 +310,7 @@ class Summary:
 
     @property
     def counts(self) -> str:
-        """Completeness as a count: ``'17/39'``."""
+        """Completeness as a count: ``'20/39'``."""
         return f"{self.complete}/{self.n}"
 
 
@@ -319,7 +319,7 @@ def summarize(strategy: Strategy, k: int = K) -> Summary:
     """Totals of ``evaluate``: complete questions, mean recall, precision and IoU, hits that
     are near-duplicates, retrieved and repeated characters, and the index's duplication ratio.
 
-    ``summarize(Strategy("windows", 400)).counts`` -> '17/39'
+    ``summarize(Strategy("windows", 400)).counts`` -> '20/39'
     """
     outcomes = evaluate(strategy, k)
     n = len(outcomes)
@@ -345,7 +345,7 @@ def diagnose(strategy: Strategy, k: int = K) -> dict[str, list[str]]:
     but ranks below ``k``). Windows (either kind) and structure-aware chunks only.
 
     ``{r: len(ids) for r, ids in diagnose(Strategy("windows", 400)).items()}``
-    -> {'complete': 17, 'cut': 16, 'unreadable': 5, 'not retrieved': 1}
+    -> {'complete': 20, 'cut': 16, 'unreadable': 2, 'not retrieved': 1}
     """
     if strategy.kind == "parent-child":
         raise ValueError("diagnose compares chunks with the evidence: windows or structure")
@@ -377,7 +377,7 @@ def sweep_overlaps(size: int, step: int = OVERLAP_STEP) -> list[int]:
 def overlap_sweep(size: int, k: int = K) -> list[Summary]:
     """Fixed windows of ``size`` at every overlap of ``sweep_overlaps(size)``.
 
-    ``[s.complete for s in overlap_sweep(400)]`` -> [17, 20, 26, 23, 29]
+    ``[s.complete for s in overlap_sweep(400)]`` -> [20, 22, 28, 26, 32]
     """
     return [summarize(Strategy("windows", size, o), k) for o in sweep_overlaps(size)]
 
@@ -402,7 +402,7 @@ def results_table(summaries: Sequence[Summary]) -> str:
     """A Markdown table, one row per strategy, counts with their total.
 
     ``results_table([summarize(Strategy("windows", 400))]).splitlines()[2].split(" | ")[1]``
-    -> '17/39'
+    -> '20/39'
     """
     lines = ["| strategy | complete | recall | precision | IoU | near-duplicate hits "
              "| retrieved characters | index duplication |",
@@ -415,16 +415,17 @@ def results_table(summaries: Sequence[Summary]) -> str:
 
 
 LESSON_STRATEGIES = (Strategy("windows", 400), Strategy("windows", 400, 100),
-                     Strategy("windows", 400, 200), Strategy("structure", 400),
-                     Strategy("windows", 1000), Strategy("structure", 1000),
-                     Strategy("parent-child", 200))
+                     Strategy("windows", 400, 200), Strategy("acl-windows", 400),
+                     Strategy("acl-windows", 400, 100), Strategy("structure", 400),
+                     Strategy("windows", 1000), Strategy("acl-windows", 1000),
+                     Strategy("structure", 1000), Strategy("parent-child", 200))
 
 
 def sweep_table(size: int, k: int = K, min_gain: int = 1) -> str:
     """The overlap sweep as Markdown: complete questions, the gain of each step, the index
     duplication and the near-duplicate hits, with the stopping rule's row marked.
 
-    ``sweep_table(400).splitlines()[2]`` -> '| 0 | 17/39 |  | 0.000 | 0/192 |  |'
+    ``sweep_table(400).splitlines()[2]`` -> '| 0 | 20/39 |  | 0.000 | 0/192 |  |'
     """
     sweep = overlap_sweep(size, k)
     stop = stopping_point(sweep, min_gain)
@@ -442,7 +443,7 @@ def diagnosis_table(strategies: Sequence[Strategy], k: int = K) -> str:
     """``diagnose`` as Markdown, one row per strategy, counts of questions per reason.
 
     ``diagnosis_table([Strategy("windows", 400)]).splitlines()[2]``
-    -> '| windows 400/0 | 17 | 16 | 5 | 1 |'
+    -> '| windows 400/0 | 20 | 16 | 2 | 1 |'
     """
     lines = ["| strategy | complete | cut | unreadable | not retrieved |", "|---|---|---|---|---|"]
     for strategy in strategies:
@@ -456,7 +457,7 @@ def packed_context(question_id: str, strategy: Strategy, budget: int,
     """The hits of one question, the same hits merged (``merge_hits``), and the merged hits
     packed into ``budget`` characters (``pack_context``).
 
-    ``[len(x) for x in packed_context("q19", Strategy("windows", 400, 100), 1500)]`` -> [5, 3, 2]
+    ``[len(x) for x in packed_context("q17", Strategy("windows", 400, 100), 1500)]`` -> [5, 4, 3]
     """
     from chunklib.context import merge_hits, pack_context
 
