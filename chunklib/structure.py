@@ -153,16 +153,17 @@ def window_chunks(source: Source, size: int = DEFAULT_SIZE,
                            f"{WINDOW_STRATEGY}/size={size}/overlap={overlap}")
 
 
-def acl_runs(source: Source) -> list[tuple[int, int, tuple[str, ...] | None]]:
+def acl_runs(source: Source, elements: Sequence[Element] | None = None,
+             ) -> list[tuple[int, int, tuple[str, ...] | None]]:
     """The source cut where the ACL changes: ``(start, end, acl)`` from the first element of a
     run of elements with one ACL to the last one's end (text between runs, blank lines, is in
-    no run), in reading order.
+    no run), in reading order. ``elements``: the source's parsed elements, if already at hand.
 
     ``[acl for _s, _e, acl in acl_runs(load_source("deployment-guide"))][:2]``
     -> [('employees',), ('sre',)]
     """
     runs: list[list] = []
-    for e in parse_elements(source.text):
+    for e in parse_elements(source.text) if elements is None else elements:
         acl = source.acl_for(e.heading_path)
         if runs and runs[-1][2] == acl:
             runs[-1][1] = e.end
@@ -179,21 +180,24 @@ def acl_window_chunks(source: Source, size: int = DEFAULT_SIZE,
 
     ``{c.acl_parts for c in acl_window_chunks(load_source("deployment-guide"))}`` -> {None}
     """
+    elements = parse_elements(source.text)
     spans, acls = [], []
-    for start, end, acl in acl_runs(source):
+    for start, end, acl in acl_runs(source, elements):
         for s, e in window_spans(end - start, size, overlap):
             spans.append((start + s, start + e))
             acls.append(acl)
     return _window_records(source, spans, acls,
                            f"{ACL_WINDOW_STRATEGY}/size={size}/overlap={overlap}",
-                           known_acl=True)
+                           known_acl=True, elements=elements)
 
 
 def _window_records(source: Source, spans: list[tuple[int, int]], acls: list, strategy: str,
-                    known_acl: bool = False) -> list[ChunkRecord]:
+                    known_acl: bool = False,
+                    elements: Sequence[Element] | None = None) -> list[ChunkRecord]:
     """Window spans to records: the heading path the touched elements share, and (unless
     ``known_acl``) access from the ACLs of the touched sections, all of them."""
-    elements = parse_elements(source.text)
+    if elements is None:
+        elements = parse_elements(source.text)
     ends = [e.end for e in elements]  # elements are disjoint and in order, so ends ascend
     pieces, access, seen = [], [], Counter()
     for (start, end), acl in zip(spans, acls, strict=True):
