@@ -70,11 +70,11 @@ PROSE_CLAIMS = [
     f"{F['w200_duplication']:.3f}, nearly every character stored twice, with "
     f"{F['w200_near_duplicates']} of {F['w200_hits']} hits",
     f"of the same size complete {F['s400']} at {F['s400_duplication']:.3f}",
-    f"overlap by a quarter of the size, 400 // 4 = {F['s400_overlap']} characters, and that "
-    f"stores {F['s400_repeated_chars']} characters of the fixture twice",
+    f"overlap by a quarter of the size, 400 // 4 = {F['s400_overlap']} characters, and those "
+    f"overlaps store {F['s400_repeated_chars']} characters of the fixture twice",
     f"{F['s400']} against {F['w200']} for windows of 400 with overlap 200 is a difference of "
     f"{ce._WORDS[F['s400_vs_w200_questions']]} questions out of 39: noise",
-    f"store {F['w200_duplication_times_s400']} times as much twice "
+    f"store {F['w200_duplication_times_s400']} times as many characters twice "
     f"({F['w200_duplication']:.3f} against {F['s400_duplication']:.3f}), and their top 5 hold "
     f"{F['w200_retrieved_chars']} characters over all questions, with "
     f"{F['w200_near_duplicates']} of {F['w200_hits']} hits near-duplicates, against "
@@ -93,7 +93,8 @@ PROSE_CLAIMS = [
     f"{r('reasons_w200', 'cut')}",
     f"go from {r('reasons_w0', 'unreadable')} to {r('reasons_w100', 'unreadable')} at overlap "
     "100",
-    f"({F['mixed_windows_400_100']} windows of the fixture instead of {F['mixed_windows_400']})",
+    f"({F['mixed_windows_400_100']} mixed windows over the fixture instead of "
+    f"{F['mixed_windows_400']})",
     f"plain windows lose {r('reasons_w1000', 'unreadable')} questions to mixed windows and the "
     f"ACL-cut windows lose none, while {r('reasons_a1000', 'cut')} are cut instead of "
     f"{r('reasons_w1000', 'cut')}",
