@@ -5,7 +5,9 @@ ACL: two chunks with similar text from different sources, versions or permission
 be merged. Every group, a lone hit too, comes out as one dict with exactly the keys
 ``source_id, revision, acl, start, end, score, parts``: the union span, the highest score, and
 the original hits in ``parts``, so each segment's provenance and score survive. ACLs compare
-as sets of groups (``("oncall", "sre")`` equals ``["sre", "oncall"]``). ``pack_context`` fills a
+as sets of groups (``("oncall", "sre")`` equals ``["sre", "oncall"]``); a hit of a chunk that
+mixes ACLs (``acl`` None, ``acl_parts`` set, lesson 4) merges only with hits of the same parts,
+and its merged dict keeps ``acl_parts`` as an eighth key. ``pack_context`` fills a
 budget greedily by score and returns the chosen hits in reading order, ``(source_id, revision,
 start, end)``.
 
@@ -27,6 +29,14 @@ def _acl_key(acl):
     return None if acl is None else tuple(sorted(acl))
 
 
+def _access_key(hit: Mapping) -> tuple:
+    """The hit's ACL, and its parts when it has several, in a comparable form."""
+    parts = hit.get("acl_parts")
+    return (_acl_key(hit["acl"]),
+            None if parts is None else tuple(sorted({_acl_key(p) for p in parts},
+                                                    key=lambda p: (p is not None, p or ()))))
+
+
 def merge_hits(hits: Sequence[Mapping]) -> list[dict]:
     """Merge hits of equal ``source_id``, ``revision`` and ``acl`` that overlap or touch.
 
@@ -38,7 +48,7 @@ def merge_hits(hits: Sequence[Mapping]) -> list[dict]:
     """
     groups: dict[tuple, list[Mapping]] = {}
     for hit in hits:
-        key = (hit["source_id"], hit["revision"], _acl_key(hit["acl"]))
+        key = (hit["source_id"], hit["revision"], _access_key(hit))
         groups.setdefault(key, []).append(hit)
     merged: list[dict] = []
     for group in groups.values():
@@ -53,6 +63,8 @@ def merge_hits(hits: Sequence[Mapping]) -> list[dict]:
             current = {"source_id": hit["source_id"], "revision": hit["revision"],
                        "acl": hit["acl"], "start": hit["start"], "end": hit["end"],
                        "score": hit["score"], "parts": [hit]}
+            if hit.get("acl_parts") is not None:
+                current["acl_parts"] = hit["acl_parts"]
             merged.append(current)
     merged.sort(key=lambda m: (m["source_id"], m["revision"], m["start"], m["end"]))
     return merged

@@ -1,15 +1,17 @@
 """The chunking project: strategies × questions → retrieval metrics, the overlap sweep, and
 parent-child retrieval (lesson 6).
 
-A strategy chunks every fixture source (``window_chunks`` or ``structure_chunks``, sizes in
-characters). For each question, ``chunklib.access.search`` filters by tenant and ACL *first* and
-scores only what the asking subject may read (the score is ``term_overlap``, lesson 5's default,
-with each chunk's terms computed once); the top ``k`` hits are measured against the evidence
-with ``chunklib.evaluation``. To compare spans of different sources, the sources are laid end to
-end (``global_spans``): a hit from another source then counts in Σ|r| but can never cover
-evidence. (The fixture holds one revision per source and the question set is validated against
-it, so a source id names one revision here.) Results are cached in memory, so the widget and
-the notebook repeat nothing.
+A strategy chunks every fixture source (``window_chunks``, ``acl_window_chunks`` or
+``structure_chunks``, sizes in characters). A window over sections with different ACLs carries
+all of them (``acl_parts``): a subject reads it only when allowed by every part. For each
+question, ``chunklib.access.search`` filters by tenant and ACL *first* and scores only what the
+asking subject may read (the score is ``term_overlap``, lesson 5's default, with each chunk's
+terms computed once); the top ``k`` hits are measured against the evidence with
+``chunklib.evaluation``. To compare spans of different sources, the sources are laid end to end
+(``global_spans``): a hit from another source then counts in Σ|r| but can never cover evidence.
+(The fixture holds one revision per source and the question set is validated against it, so a
+source id names one revision here.) Results are cached in memory, so the widget and the notebook
+repeat nothing.
 
 A question is *complete* when every evidence span lies whole inside one retrieved chunk (each
 span may sit in a different chunk). A *near-duplicate* is a hit that shares characters with a
@@ -29,27 +31,35 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from chunklib.access import authorized, search
+from chunklib.access import combine_acls, readable, search
 from chunklib.elements import parse_elements
 from chunklib.evaluation import evidence_complete, span_iou, span_precision, span_recall
 from chunklib.fixture import load_source, load_sources
 from chunklib.intervals import total_length, union_length
 from chunklib.questions import Question, load_questions
-from chunklib.structure import fixture_duplication, structure_chunks, window_chunks
+from chunklib.records import access_fields
+from chunklib.structure import (
+    acl_window_chunks,
+    fixture_duplication,
+    structure_chunks,
+    window_chunks,
+)
 from chunklib.validate import require_int, require_window
 
 K = 5                                  # hits per question
 SIZES = tuple(range(200, 1001, 100))   # chunk sizes the widget offers, in characters
 OVERLAP_STEP = 50                      # the sweep raises overlap in steps of 50 characters
-KINDS = ("windows", "structure", "parent-child")
+KINDS = ("windows", "acl-windows", "structure", "parent-child")
+WINDOW_KINDS = ("windows", "acl-windows")  # the kinds that take an overlap
 _TERM = re.compile(r"\w+")
 
 
 @dataclass(frozen=True)
 class Strategy:
-    """How to chunk: ``kind`` (windows, structure or parent-child), ``size`` and ``overlap``
-    in characters. Structure-aware chunks overlap only where an element is hard-split, by
-    ``size // 4``; parent-child retrieves structure chunks of ``size`` and returns sections.
+    """How to chunk: ``kind`` (windows, acl-windows: windows cut at ACL boundaries, structure
+    or parent-child), ``size`` and ``overlap`` in characters. Structure-aware chunks overlap
+    only where an element is hard-split, by ``size // 4`` (``structure_overlap``); parent-child
+    retrieves structure chunks of ``size`` and returns sections.
 
     ``Strategy("windows", 400, 100).label`` -> 'windows 400/100'
     """
@@ -62,14 +72,14 @@ class Strategy:
         if self.kind not in KINDS:
             raise ValueError(f"kind must be one of {KINDS}, got {self.kind!r}")
         require_window(self.size, self.overlap)
-        if self.kind != "windows" and self.overlap:
+        if self.kind not in WINDOW_KINDS and self.overlap:
             raise ValueError("overlap applies to windows only")
 
     @property
     def label(self) -> str:
         """A short name for tables and plots."""
-        if self.kind == "windows":
-            return f"windows {self.size}/{self.overlap}"
+        if self.kind in WINDOW_KINDS:
+            return f"{self.kind} {self.size}/{self.overlap}"
         return f"{self.kind} {self.size}"
 
 
@@ -110,24 +120,34 @@ def global_spans(items: Sequence) -> list[tuple[int, int]]:
     return [(at[s] + a, at[s] + b) for s, a, b in items]
 
 
+def structure_overlap(size: int) -> int:
+    """The overlap of hard-split elements in structure-aware (and parent-child) strategies:
+    a quarter of the size. ``structure_overlap(400)`` -> 100"""
+    return require_int("size", size, minimum=1) // 4
+
+
+_CHUNKERS = {"windows": window_chunks, "acl-windows": acl_window_chunks,
+             "structure": structure_chunks, "parent-child": structure_chunks}
+
+
 def _chunker(strategy: Strategy) -> tuple:
     """(the chunker, its overlap) of ``strategy``; parent-child children are structure chunks."""
-    if strategy.kind == "windows":
-        return window_chunks, strategy.overlap
-    return structure_chunks, strategy.size // 4
+    if strategy.kind in WINDOW_KINDS:
+        return _CHUNKERS[strategy.kind], strategy.overlap
+    return structure_chunks, structure_overlap(strategy.size)
 
 
 @cache
-def _fixture_records(windows: bool, size: int, overlap: int) -> dict[str, tuple]:
+def _fixture_records(kind: str, size: int, overlap: int) -> dict[str, tuple]:
     """Each fixture source's chunk records, computed once for ``chunk_dicts`` and the
     duplication ratio of ``summarize`` alike (a cache: the chunkers' results unchanged)."""
-    chunker = window_chunks if windows else structure_chunks
+    chunker = _CHUNKERS[kind]
     return {source.source_id: tuple(chunker(source, size, overlap)) for source in load_sources()}
 
 
 def _records(strategy: Strategy) -> dict[str, tuple]:
-    chunker, overlap = _chunker(strategy)
-    return _fixture_records(chunker is window_chunks, strategy.size, overlap)
+    kind = "structure" if strategy.kind == "parent-child" else strategy.kind
+    return _fixture_records(kind, strategy.size, _chunker(strategy)[1])
 
 
 @cache
@@ -137,30 +157,33 @@ def chunk_dicts(strategy: Strategy) -> tuple[dict, ...]:
     """
     records = _records(strategy)
     return tuple({"chunk_id": c.chunk_id, "source_id": c.source_id, "revision": c.revision,
-                  "tenant_id": c.tenant_id, "acl": c.acl, "start": c.start, "end": c.end,
+                  "tenant_id": c.tenant_id, "acl": c.acl, "acl_parts": c.acl_parts,
+                  "start": c.start, "end": c.end,
                   "heading_path": c.heading_path, "retrieval_text": c.retrieval_text}
                  for source in load_sources() for c in records[source.source_id])
 
 
 def retrieve(chunks: Sequence[dict], question: Question, k: int = K) -> list[dict]:
     """The top ``k`` hits for ``question`` as the subject may see them (ACL before scoring):
-    dicts with ``chunk_id, source_id, revision, acl, start, end, score, heading_path``.
+    dicts with ``chunk_id, source_id, revision, acl, acl_parts, start, end, score,
+    heading_path``.
 
     ``[h["start"] for h in retrieve(chunk_dicts(Strategy("structure", 400)), q19, 2)]``
     -> [707, 11172]
     """
     by_id = {c["chunk_id"]: c for c in chunks}
-    keys = ("chunk_id", "source_id", "revision", "acl", "start", "end", "heading_path")
+    keys = ("chunk_id", "source_id", "revision", "acl", "acl_parts", "start", "end",
+            "heading_path")
     return [{**{key: by_id[cid][key] for key in keys}, "score": score}
             for cid, score in search(chunks, question.question, question.tenant_id,
                                      question.groups, k, score_terms)]
 
 
 @cache
-def sections(source_id: str) -> dict[tuple[str, ...], tuple[int, int, tuple[str, ...] | None]]:
-    """Each heading path of a source -> its section: ``(start, end, acl)`` from the heading to
-    the last element directly under it, with the fail-closed ACL of every element inside that
-    span (the groups all of them allow; ``None`` if any element's ACL is missing).
+def sections(source_id: str) -> dict[tuple[str, ...], tuple[int, int, tuple]]:
+    """Each heading path of a source -> its section: ``(start, end, parts)`` from the heading
+    to the last element directly under it, with the ACLs of every element inside that span, all
+    of which apply (``access.combine_acls``; a missing one stays ``None``, fail-closed).
 
     ``sections("deploy-faq")[("Harbor Deployment FAQ", "How often are secrets rotated?")][:2]``
     -> (1440, 1596)
@@ -173,37 +196,37 @@ def sections(source_id: str) -> dict[tuple[str, ...], tuple[int, int, tuple[str,
         spans[e.heading_path] = (start, e.end)
     out = {}
     for path, (start, end) in spans.items():
-        acls = [source.acl_for(e.heading_path) for e in elements
-                if e.start < end and start < e.end]
-        acl = (None if None in acls
-               else tuple(sorted(set.intersection(*(set(a) for a in acls)))))
-        out[path] = (start, end, acl)
+        out[path] = (start, end, combine_acls(source.acl_for(e.heading_path) for e in elements
+                                              if e.start < end and start < e.end))
     return out
 
 
 def expand_to_parents(hits: Sequence[dict], question: Question,
                       parents: dict | None = None) -> list[dict]:
     """Small-to-big: replace each hit by its parent section, once per parent, in the order of
-    the best child. The parent's ACL is checked again for the asking subject; a child whose
-    parent the subject may not read whole stays as it is. ``parents`` maps ``(source_id,
-    heading_path)`` to ``(start, end, acl)`` (default: ``sections``). A parent hit keeps the
-    best child's score and lists its children in ``parts``.
+    the best child. The parent's ACLs are checked again for the asking subject (every one of
+    them); a child whose parent the subject may not read whole stays as it is. ``parents`` maps
+    ``(source_id, heading_path)`` to ``(start, end, parts)`` (default: ``sections``), the
+    parent's ACLs, all of which apply. A parent hit keeps the best child's score, gets the
+    parent's ``acl`` and ``acl_parts`` (as ``records.access_fields``), and lists its children
+    in ``parts``.
 
     ``[(h["start"], h["end"]) for h in expand_to_parents(hits, q19)]`` -> [(10540, 12168), ...]
     """
     out, seen = [], {}
     for hit in hits:
         key = (hit["source_id"], tuple(hit["heading_path"]))
-        start, end, acl = (parents[key] if parents is not None
-                           else sections(hit["source_id"])[key[1]])
-        if not authorized(acl, question.groups):
+        start, end, acls = (parents[key] if parents is not None
+                            else sections(hit["source_id"])[key[1]])
+        acl, acl_parts = access_fields(acls)
+        if not readable({"acl": acl, "acl_parts": acl_parts}, question.groups):
             out.append({**hit, "parts": [hit]})  # fail-closed: no expansion
             continue
         if key in seen:
             seen[key]["parts"].append(hit)
             continue
         parent = {**hit, "chunk_id": f"section:{hit['source_id']}:{start}", "acl": acl,
-                  "start": start, "end": end, "parts": [hit]}
+                  "acl_parts": acl_parts, "start": start, "end": end, "parts": [hit]}
         seen[key] = parent
         out.append(parent)
     return out
@@ -256,7 +279,7 @@ def measure(question: Question, hits: Sequence[dict]) -> Outcome:
 def evaluate(strategy: Strategy, k: int = K) -> tuple[Outcome, ...]:
     """Every question of the set under ``strategy``, in question order (cached).
 
-    ``sum(o.complete for o in evaluate(Strategy("windows", 400)))`` -> 17
+    ``sum(o.complete for o in evaluate(Strategy("windows", 400)))`` -> 20
     """
     require_int("k", k, minimum=1)
     chunks = chunk_dicts(strategy)
@@ -271,7 +294,7 @@ def evaluate(strategy: Strategy, k: int = K) -> tuple[Outcome, ...]:
 
 @dataclass(frozen=True)
 class Summary:
-    """A strategy's totals over the question set; report ``complete`` with ``n`` (17/39)."""
+    """A strategy's totals over the question set; report ``complete`` with ``n`` (20/39)."""
 
     strategy: Strategy
     complete: int
@@ -287,7 +310,7 @@ class Summary:
 
     @property
     def counts(self) -> str:
-        """Completeness as a count: ``'17/39'``."""
+        """Completeness as a count: ``'20/39'``."""
         return f"{self.complete}/{self.n}"
 
 
@@ -296,7 +319,7 @@ def summarize(strategy: Strategy, k: int = K) -> Summary:
     """Totals of ``evaluate``: complete questions, mean recall, precision and IoU, hits that
     are near-duplicates, retrieved and repeated characters, and the index's duplication ratio.
 
-    ``summarize(Strategy("windows", 400)).counts`` -> '17/39'
+    ``summarize(Strategy("windows", 400)).counts`` -> '20/39'
     """
     outcomes = evaluate(strategy, k)
     n = len(outcomes)
@@ -319,10 +342,10 @@ def diagnose(strategy: Strategy, k: int = K) -> dict[str, list[str]]:
     """Why questions are incomplete, question ids per reason: ``complete``; ``cut`` (no chunk of
     the strategy holds the evidence whole, the only failure overlap can fix); ``unreadable``
     (only chunks the subject may not read hold it); ``not retrieved`` (a readable chunk holds it
-    but ranks below ``k``). Windows and structure-aware chunks only.
+    but ranks below ``k``). Windows (either kind) and structure-aware chunks only.
 
     ``{r: len(ids) for r, ids in diagnose(Strategy("windows", 400)).items()}``
-    -> {'complete': 17, 'cut': 16, 'unreadable': 5, 'not retrieved': 1}
+    -> {'complete': 20, 'cut': 16, 'unreadable': 2, 'not retrieved': 1}
     """
     if strategy.kind == "parent-child":
         raise ValueError("diagnose compares chunks with the evidence: windows or structure")
@@ -331,12 +354,12 @@ def diagnose(strategy: Strategy, k: int = K) -> dict[str, list[str]]:
     for q, outcome in zip(load_questions(), evaluate(strategy, k), strict=True):
         evidence = global_spans([(q.source_id, s, e) for s, e in q.evidence_spans])
         mine = [c for c in chunks if c["source_id"] == q.source_id]
-        readable = [c for c in mine if authorized(c["acl"], q.groups)]
+        allowed = [c for c in mine if readable(c, q.groups)]
         if outcome.complete:
             reason = "complete"
         elif not all(evidence_complete(global_spans(mine), e) for e in evidence):
             reason = "cut"
-        elif not all(evidence_complete(global_spans(readable), e) for e in evidence):
+        elif not all(evidence_complete(global_spans(allowed), e) for e in evidence):
             reason = "unreadable"
         else:
             reason = "not retrieved"
@@ -354,7 +377,7 @@ def sweep_overlaps(size: int, step: int = OVERLAP_STEP) -> list[int]:
 def overlap_sweep(size: int, k: int = K) -> list[Summary]:
     """Fixed windows of ``size`` at every overlap of ``sweep_overlaps(size)``.
 
-    ``[s.complete for s in overlap_sweep(400)]`` -> [17, 20, 26, 23, 29]
+    ``[s.complete for s in overlap_sweep(400)]`` -> [20, 22, 28, 26, 32]
     """
     return [summarize(Strategy("windows", size, o), k) for o in sweep_overlaps(size)]
 
@@ -379,7 +402,7 @@ def results_table(summaries: Sequence[Summary]) -> str:
     """A Markdown table, one row per strategy, counts with their total.
 
     ``results_table([summarize(Strategy("windows", 400))]).splitlines()[2].split(" | ")[1]``
-    -> '17/39'
+    -> '20/39'
     """
     lines = ["| strategy | complete | recall | precision | IoU | near-duplicate hits "
              "| retrieved characters | index duplication |",
@@ -392,16 +415,17 @@ def results_table(summaries: Sequence[Summary]) -> str:
 
 
 LESSON_STRATEGIES = (Strategy("windows", 400), Strategy("windows", 400, 100),
-                     Strategy("windows", 400, 200), Strategy("structure", 400),
-                     Strategy("windows", 1000), Strategy("structure", 1000),
-                     Strategy("parent-child", 200))
+                     Strategy("windows", 400, 200), Strategy("acl-windows", 400),
+                     Strategy("acl-windows", 400, 100), Strategy("structure", 400),
+                     Strategy("windows", 1000), Strategy("acl-windows", 1000),
+                     Strategy("structure", 1000), Strategy("parent-child", 200))
 
 
 def sweep_table(size: int, k: int = K, min_gain: int = 1) -> str:
     """The overlap sweep as Markdown: complete questions, the gain of each step, the index
     duplication and the near-duplicate hits, with the stopping rule's row marked.
 
-    ``sweep_table(400).splitlines()[2]`` -> '| 0 | 17/39 |  | 0.000 | 0/192 |  |'
+    ``sweep_table(400).splitlines()[2]`` -> '| 0 | 20/39 |  | 0.000 | 0/192 |  |'
     """
     sweep = overlap_sweep(size, k)
     stop = stopping_point(sweep, min_gain)
@@ -419,7 +443,7 @@ def diagnosis_table(strategies: Sequence[Strategy], k: int = K) -> str:
     """``diagnose`` as Markdown, one row per strategy, counts of questions per reason.
 
     ``diagnosis_table([Strategy("windows", 400)]).splitlines()[2]``
-    -> '| windows 400/0 | 17 | 16 | 5 | 1 |'
+    -> '| windows 400/0 | 20 | 16 | 2 | 1 |'
     """
     lines = ["| strategy | complete | cut | unreadable | not retrieved |", "|---|---|---|---|---|"]
     for strategy in strategies:
@@ -433,7 +457,7 @@ def packed_context(question_id: str, strategy: Strategy, budget: int,
     """The hits of one question, the same hits merged (``merge_hits``), and the merged hits
     packed into ``budget`` characters (``pack_context``).
 
-    ``[len(x) for x in packed_context("q19", Strategy("windows", 400, 100), 1500)]`` -> [5, 3, 2]
+    ``[len(x) for x in packed_context("q17", Strategy("windows", 400, 100), 1500)]`` -> [5, 4, 3]
     """
     from chunklib.context import merge_hits, pack_context
 

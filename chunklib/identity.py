@@ -111,3 +111,16 @@ def acl_snapshot_sha256(groups: Iterable[str] | None) -> str:
     if isinstance(groups, str):
         raise TypeError("groups must be a collection of group names, not a single string")
     return H(["acl", *sorted(set(groups))])
+
+
+def access_snapshot_sha256(parts: Iterable[Iterable[str] | None]) -> str:
+    """The ACL snapshot of a chunk whose ACLs all apply (``access.access_parts``): one part
+    hashes as ``acl_snapshot_sha256`` of it, so a chunk within one section keeps its entry id;
+    several parts hash their snapshots together, in a fixed order.
+
+    ``access_snapshot_sha256([["sre"]]) == acl_snapshot_sha256(["sre"])`` -> True
+    """
+    snapshots = sorted({acl_snapshot_sha256(part) for part in parts})
+    if not snapshots:
+        raise ValueError("parts must hold at least one ACL")
+    return snapshots[0] if len(snapshots) == 1 else H(["acl-parts", *snapshots])

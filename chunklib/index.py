@@ -3,26 +3,30 @@
 One SQLite file (or ``:memory:``) holds *generations*. A generation is a complete copy of the
 index: its ``chunks`` (every candidate record, a chunk with a missing ACL included), its
 ``entries`` (the published index proper: one per chunk that passed validation, with its
-``index_entry_id`` and the key of its vector) and its ``entry_acl`` rows (one per group). A
+``index_entry_id``, the key of its vector and the number of its ACL parts) and its
+``entry_acl`` rows (one per part and group: a chunk within one section has one part, its ACL;
+a window over sections with different ACLs has one part per ACL, all of which apply). A
 shadow generation is written while readers keep using the published one; ``publish`` then moves
 the one-row ``pointer`` in a single transaction, and ``rollback`` moves it back. Every search
 reads the pointer and the rows in one statement, so a reader sees one generation, whole.
 
 Search is fail-closed and filters *before* it scores: a materialized CTE keeps the entries of
-the published generation that belong to the tenant and share a group with the query; only
+the published generation that belong to the tenant and share a group with the query's groups
+in *every* part (the parts with a shared group are counted and must number ``acl_parts``, so a
+part without rows can never match; the same rule as ``access.readable``); only
 those rows are scored, with the course's term score (a registered SQL function, the same rule
 as ``access.term_overlap``) or with FTS5's bm25 over a temporary FTS5 table filled with the
 authorized rows alone, so not even bm25's corpus statistics come from rows the reader may not
-see. An entry without ACL rows matches no group, and ``publish`` refuses a generation that
-holds one.
+see. An entry whose parts do not all have ACL rows matches no reader, and ``publish`` refuses a
+generation that holds one.
 
 Needs SQLite 3.35 or newer (``AS MATERIALIZED``) with the JSON functions; FTS5, checked here
 (SQLite 3.40 in Python 3.11 on Debian 12), is needed only for ``ranking="bm25"``, and a build
 without it gets a clear error there while the course's term ranking keeps working.
 
 Leaves out: vector search (vectors are stored and tracked, search is lexical), users and deny
-rules (groups with OR semantics), concurrent writers (one builder at a time), scale (lesson 5's
-notebook names the engines that carry the same contract across machines).
+rules (any-of groups per part, all parts required), concurrent writers (one builder at a time),
+scale (lesson 5's notebook names the engines that carry the same contract across machines).
 
     >>> ChunkIndex().published() is None
     True
@@ -36,8 +40,8 @@ import sqlite3
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import contextmanager
 
-from chunklib.access import term_overlap
-from chunklib.identity import acl_snapshot_sha256, index_entry_id
+from chunklib.access import access_complete, access_parts, term_overlap
+from chunklib.identity import access_snapshot_sha256, index_entry_id
 from chunklib.records import ChunkRecord, from_dict, to_dict
 from chunklib.validate import require_int
 
@@ -60,18 +64,21 @@ CREATE TABLE vectors (embedding_model TEXT NOT NULL, retrieval_sha256 TEXT NOT N
 CREATE TABLE entries (generation INTEGER NOT NULL, chunk_id TEXT NOT NULL,
   index_entry_id TEXT NOT NULL, retrieval_sha256 TEXT NOT NULL,
   acl_snapshot_sha256 TEXT NOT NULL, embedding_model TEXT NOT NULL,
+  acl_parts INTEGER NOT NULL CHECK (acl_parts >= 1),
   PRIMARY KEY (generation, chunk_id),
   FOREIGN KEY (generation, chunk_id) REFERENCES chunks (generation, chunk_id),
   FOREIGN KEY (embedding_model, retrieval_sha256) REFERENCES vectors);
 CREATE TABLE entry_acl (generation INTEGER NOT NULL, chunk_id TEXT NOT NULL,
-  group_name TEXT NOT NULL, PRIMARY KEY (generation, chunk_id, group_name),
+  part INTEGER NOT NULL, group_name TEXT NOT NULL,
+  PRIMARY KEY (generation, chunk_id, part, group_name),
   FOREIGN KEY (generation, chunk_id) REFERENCES entries (generation, chunk_id));
 CREATE TABLE tombstones (generation INTEGER NOT NULL, chunk_id TEXT NOT NULL,
   index_entry_id TEXT NOT NULL, source_id TEXT NOT NULL, reason TEXT NOT NULL,
   purged INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (generation, chunk_id));
 INSERT INTO pointer VALUES ('published', NULL);
 """
-# The authorized rows of the published generation: tenant first, then a shared group.
+# The authorized rows of the published generation: tenant first, then a shared group in every
+# part (count the parts that share one; a part without rows never counts).
 ALLOWED = """
 WITH allowed AS MATERIALIZED (
   SELECT c.chunk_id, c.tenant_id, c.retrieval_text
@@ -79,9 +86,9 @@ WITH allowed AS MATERIALIZED (
   JOIN entries AS e ON e.generation = p.generation
   JOIN chunks AS c ON c.generation = e.generation AND c.chunk_id = e.chunk_id
   WHERE p.name = 'published' AND c.tenant_id = :tenant
-    AND EXISTS (SELECT 1 FROM entry_acl AS a
-                WHERE a.generation = e.generation AND a.chunk_id = e.chunk_id
-                  AND a.group_name IN (SELECT value FROM json_each(:groups))))
+    AND (SELECT count(DISTINCT a.part) FROM entry_acl AS a
+         WHERE a.generation = e.generation AND a.chunk_id = e.chunk_id
+           AND a.group_name IN (SELECT value FROM json_each(:groups))) = e.acl_parts)
 """
 SEARCH_SQL = ALLOWED + """, scored AS MATERIALIZED (
   SELECT chunk_id, course_score(:query, chunk_id, tenant_id, retrieval_text) AS score
@@ -158,7 +165,9 @@ class ChunkIndex:
         return [from_dict(json.loads(record)) for (record,) in rows]
 
     def entries(self, generation: int | None = None) -> dict[str, dict]:
-        """chunk_id -> its index entry (id, retrieval hash, ACL tuple, vector key) in a generation.
+        """chunk_id -> its index entry in a generation: id, retrieval hash, ``acl`` (the one ACL
+        tuple, or None for a chunk with several parts), ``acl_parts`` (None, or every part's
+        tuple), the ACL snapshot and the vector key.
 
         ``len(index.entries()[cid]["index_entry_id"])`` -> 64
         """
@@ -167,11 +176,17 @@ class ChunkIndex:
         for cid, eid, rh, snap, model in self.db.execute(
                 "SELECT chunk_id, index_entry_id, retrieval_sha256, acl_snapshot_sha256, "
                 "embedding_model FROM entries WHERE generation = ?", (gen,)):
-            acl = tuple(g for (g,) in self.db.execute(
-                "SELECT group_name FROM entry_acl WHERE generation = ? AND chunk_id = ? "
-                "ORDER BY 1", (gen, cid)))
+            parts: dict[int, list[str]] = {}
+            for part, group in self.db.execute(
+                    "SELECT part, group_name FROM entry_acl WHERE generation = ? AND "
+                    "chunk_id = ? ORDER BY 1, 2", (gen, cid)):
+                parts.setdefault(part, []).append(group)
+            acls = tuple(tuple(groups) for _part, groups in sorted(parts.items()))
+            one = len(acls) <= 1
             out[cid] = {"chunk_id": cid, "index_entry_id": eid, "retrieval_sha256": rh,
-                        "acl": acl, "acl_snapshot_sha256": snap, "vector_key": (model, rh)}
+                        "acl": (acls[0] if acls else ()) if one else None,
+                        "acl_parts": None if one else acls,
+                        "acl_snapshot_sha256": snap, "vector_key": (model, rh)}
         return out
 
     def vector(self, model: str, retrieval_sha256: str) -> tuple[float, ...] | None:
@@ -297,18 +312,22 @@ class ChunkIndex:
              else json.dumps(record.acl), record.retrieval_text, json.dumps(rec)))
         if model is None:
             return None
-        if not record.acl:
-            raise ValueError(f"chunk {record.chunk_id[:12]} has a missing or empty ACL: it "
-                             "must not enter the index")
+        access = {"acl": record.acl, "acl_parts": record.acl_parts}
+        if not access_complete(access):
+            raise ValueError(f"chunk {record.chunk_id[:12]} has a missing or empty ACL (of "
+                             "some part): it must not enter the index")
+        parts = access_parts(access)
         if vector is not None:
             self.db.execute("INSERT OR IGNORE INTO vectors VALUES (?, ?, ?)",
                             (model, record.retrieval_sha256, json.dumps(list(vector))))
-        snap = acl_snapshot_sha256(record.acl)
+        snap = access_snapshot_sha256(parts)
         eid = index_entry_id(record.chunk_id, record.retrieval_sha256, self.index_revision, snap)
-        self.db.execute("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?)",
-                        (generation, record.chunk_id, eid, record.retrieval_sha256, snap, model))
-        self.db.executemany("INSERT INTO entry_acl VALUES (?, ?, ?)",
-                            [(generation, record.chunk_id, g) for g in record.acl])
+        self.db.execute("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (generation, record.chunk_id, eid, record.retrieval_sha256, snap, model,
+                         len(parts)))
+        self.db.executemany("INSERT INTO entry_acl VALUES (?, ?, ?, ?)",
+                            [(generation, record.chunk_id, i, g)
+                             for i, part in enumerate(parts) for g in part])
         return eid
 
     @contextmanager
@@ -333,7 +352,8 @@ class ChunkIndex:
     def publish(self, generation: int) -> None:
         """Switch the published pointer to a ready generation, in one transaction.
 
-        Refuses a generation that is not ready, or that holds an entry without ACL rows.
+        Refuses a generation that is not ready, or that holds an entry with a part (or all of
+        them) without ACL rows.
         ``index.publish(2)``
         """
         with self._write() as db:
@@ -341,9 +361,10 @@ class ChunkIndex:
                                (generation,)).fetchone()
             if state is None or state[0] != "ready":
                 raise ValueError(f"generation {generation} is not ready to publish: {state}")
-            bare = db.execute("SELECT count(*) FROM entries AS e WHERE generation = ? AND NOT "
-                              "EXISTS (SELECT 1 FROM entry_acl AS a WHERE a.generation = "
-                              "e.generation AND a.chunk_id = e.chunk_id)", (generation,))
+            bare = db.execute("SELECT count(*) FROM entries AS e WHERE generation = ? AND "
+                              "(SELECT count(DISTINCT a.part) FROM entry_acl AS a WHERE "
+                              "a.generation = e.generation AND a.chunk_id = e.chunk_id) "
+                              "!= e.acl_parts", (generation,))
             if bare.fetchone()[0]:
                 raise ValueError(f"generation {generation} holds entries without an ACL")
             db.execute("UPDATE pointer SET generation = ?", (generation,))

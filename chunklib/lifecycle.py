@@ -24,6 +24,7 @@ import dataclasses
 import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
+from chunklib.access import access_complete, access_parts
 from chunklib.elements import parse_elements
 from chunklib.fixture import SectionAcl, Source, unmatched_acl_rules
 from chunklib.index import ChunkIndex
@@ -44,8 +45,13 @@ def _by_id(name: str, chunks: Iterable[Mapping]) -> dict[str, Mapping]:
 
 
 def _acl(chunk: Mapping):
-    acl = chunk.get("acl")
-    return None if acl is None else frozenset(acl)
+    """The chunk's access as comparable sets: one ACL, or all parts of a mixed chunk."""
+    return frozenset(None if part is None else frozenset(part) for part in access_parts(chunk))
+
+
+def _indexable(record: ChunkRecord) -> bool:
+    """Every part of the record's access has a group (``access.access_complete``)."""
+    return access_complete({"acl": record.acl, "acl_parts": record.acl_parts})
 
 
 def plan_update(old_chunks: Iterable[Mapping], new_chunks: Iterable[Mapping]) -> dict[str, list]:
@@ -148,7 +154,8 @@ def update(index: ChunkIndex, sources: Iterable[Source], embedder: FakeEmbedder,
         chunks = structure_chunks(source, size, overlap)
         validate_revision(source, chunks, max(size, 1))
         candidates += chunks
-    accepted = [c for c in candidates if c.acl]  # fail-closed: missing or empty ACL stays out
+    # fail-closed: a missing or empty ACL (of any part) stays out
+    accepted = [c for c in candidates if _indexable(c)]
     plan = plan_update(old_entries.values(), [dataclasses.asdict(c) for c in accepted])
     generation = index.begin(base, f"update of {', '.join(sorted(changed)) or 'nothing'}")
     before = embedder.calls
@@ -156,7 +163,7 @@ def update(index: ChunkIndex, sources: Iterable[Source], embedder: FakeEmbedder,
         for i in range(0, len(candidates), batch):
             with index.batch():  # a crash loses at most this batch; readers never see it
                 for record in candidates[i:i + batch]:
-                    if not record.acl:
+                    if not _indexable(record):
                         index.put(generation, record)
                         continue
                     vector = None
@@ -166,7 +173,7 @@ def update(index: ChunkIndex, sources: Iterable[Source], embedder: FakeEmbedder,
                         record, embedding_model=embedder.model,
                         index_revision=index.index_revision), embedder.model, vector)
         owner = {c.chunk_id: c.source_id for c in old_records}
-        refused = {c.chunk_id for c in candidates if not c.acl}
+        refused = {c.chunk_id for c in candidates if not _indexable(c)}
         index.tombstone(generation, [
             (cid, old_entries[cid]["index_entry_id"], owner[cid],
              "source deleted" if owner[cid] in deleted else

@@ -2,16 +2,19 @@
 
 Fields by group (``FIELD_GROUPS``), after seed 003's minimum set: identity (``chunk_id``,
 ``ordinal``, ``strategy_version``), source (``source_id``, ``revision``, ``start``, ``end``),
-structure (``kind``, ``heading_path``, ``element_id``), security (``tenant_id``, ``acl``),
-integrity (``content_sha256``, ``retrieval_sha256``), vectors (``embedding_model``,
-``embedding_revision``) and lifecycle (``index_revision``, ``tombstone``). ``text`` is the
-citable slice ``source[start:end]``; ``retrieval_text`` is what search and embeddings see
-(heading path, table header added). Every field has exactly one type; ``None`` means
-"missing" and is allowed only for ``acl`` (a missing ACL, which lesson 5 refuses to publish)
-and the fields filled in later (vectors, index revision). ``acl`` is a sorted tuple of
-distinct groups, never a string. Ids follow the COURSE.md appendix (lesson 5): ``chunk_id``
-hashes the anchor element's id and the span *relative to that element*, so inserting text
-elsewhere changes no other chunk's id.
+structure (``kind``, ``heading_path``, ``element_id``), security (``tenant_id``, ``acl``,
+``acl_parts``), integrity (``content_sha256``, ``retrieval_sha256``), vectors
+(``embedding_model``, ``embedding_revision``) and lifecycle (``index_revision``, ``tombstone``).
+``text`` is the citable slice ``source[start:end]``; ``retrieval_text`` is what search and
+embeddings see (heading path, table header added). Every field has exactly one type; ``None``
+means "missing" or "not used" and is allowed only for ``acl``, ``acl_parts`` and the fields
+filled in later (vectors, index revision). ``acl`` is one any-of ACL, a sorted tuple of distinct
+groups, never a string. A chunk that spans sections with different ACLs (a fixed window) has no
+single ACL: its ``acl`` is None and ``acl_parts`` holds every part's ACL (at least two, each a
+sorted tuple or None for a missing one, in ``access.combine_acls`` order), all of which apply
+(``access.readable``); a consumer that knows only ``acl`` refuses such a chunk, as it must. Ids
+follow the COURSE.md appendix (lesson 5): ``chunk_id`` hashes the anchor element's id and the
+span *relative to that element*, so inserting text elsewhere changes no other chunk's id.
 
 Leaves out: storage (lesson 5's SQLite index), timestamps, language and classification fields,
 embedding dimensions.
@@ -23,9 +26,11 @@ embedding dimensions.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
+from chunklib.access import combine_acls
 from chunklib.elements import ELEMENT_KINDS
 from chunklib.identity import chunk_id, sha256_hex
 from chunklib.validate import require_int
@@ -36,7 +41,7 @@ FIELD_GROUPS = {  # seed 003's minimum metadata set, then the two texts themselv
     "identity": ("chunk_id", "ordinal", "strategy_version"),
     "source": ("source_id", "revision", "start", "end"),
     "structure": ("kind", "heading_path", "element_id"),
-    "security": ("tenant_id", "acl"),
+    "security": ("tenant_id", "acl", "acl_parts"),
     "integrity": ("content_sha256", "retrieval_sha256"),
     "vectors": ("embedding_model", "embedding_revision"),
     "lifecycle": ("index_revision", "tombstone"),
@@ -68,6 +73,7 @@ class ChunkRecord:
     embedding_revision: str | None = None
     index_revision: str | None = None
     tombstone: bool = False
+    acl_parts: tuple[tuple[str, ...] | None, ...] | None = None
 
     def __post_init__(self) -> None:
         for name in ("chunk_id", "source_id", "revision", "element_id", "tenant_id",
@@ -89,9 +95,19 @@ class ChunkRecord:
             raise ValueError(f"kind must be one of {CHUNK_KINDS}, got {self.kind!r}")
         _require_str_tuple("heading_path", self.heading_path, allow_empty_items=True)
         if self.acl is not None:
-            _require_str_tuple("acl", self.acl)
-            if list(self.acl) != sorted(set(self.acl)):
-                raise ValueError(f"acl must be sorted and without repeats, got {self.acl!r}")
+            _require_acl("acl", self.acl)
+        if self.acl_parts is not None:
+            if not isinstance(self.acl_parts, tuple) or len(self.acl_parts) < 2:
+                raise ValueError("acl_parts must be None or a tuple of at least two ACLs, got "
+                                 f"{self.acl_parts!r}")
+            for i, part in enumerate(self.acl_parts):
+                if part is not None:
+                    _require_acl(f"acl_parts[{i}]", part)
+            if self.acl_parts != combine_acls(self.acl_parts):
+                raise ValueError("acl_parts must hold distinct ACLs in combine_acls order, got "
+                                 f"{self.acl_parts!r}")
+            if self.acl is not None:
+                raise ValueError("a chunk with acl_parts has no single acl: acl must be None")
         for name, text in (("content_sha256", self.text),
                            ("retrieval_sha256", self.retrieval_text)):
             value = getattr(self, name)
@@ -108,6 +124,12 @@ def _require_str(name: str, value: object) -> None:
         raise TypeError(f"{name} must be a str, got {type(value).__name__}")
     if not value:
         raise ValueError(f"{name} must not be empty")
+
+
+def _require_acl(name: str, value: object) -> None:
+    _require_str_tuple(name, value)
+    if list(value) != sorted(set(value)):
+        raise ValueError(f"{name} must be sorted and without repeats, got {value!r}")
 
 
 def _require_str_tuple(name: str, value: object, allow_empty_items: bool = False) -> None:
@@ -134,6 +156,16 @@ def normalize_acl(groups: object) -> tuple[str, ...] | None:
     return acl
 
 
+def access_fields(acls: Iterable) -> tuple[tuple[str, ...] | None, tuple | None]:
+    """``(acl, acl_parts)`` of a chunk whose pieces have these ACLs: one distinct ACL gives
+    ``(that ACL, None)``; several give ``(None, all of them)``.
+
+    ``access_fields([["sre"], ["employees"]])`` -> (None, (('employees',), ('sre',)))
+    """
+    parts = combine_acls(acls)
+    return (parts[0], None) if len(parts) == 1 else (None, parts)
+
+
 def retrieval_context(heading_path: tuple[str, ...], text: str) -> str:
     """``text`` with its heading path in front, the format ``table_row_chunks`` uses.
 
@@ -145,9 +177,11 @@ def retrieval_context(heading_path: tuple[str, ...], text: str) -> str:
 def make_chunk(source_text: str, start: int, end: int, *, kind: str,
                heading_path: tuple[str, ...], anchor_start: int, element_id: str, ordinal: int,
                source_id: str, revision: str, tenant_id: str, acl: object,
-               strategy_version: str, retrieval_text: str | None = None) -> ChunkRecord:
+               strategy_version: str, retrieval_text: str | None = None,
+               acl_parts: tuple | None = None) -> ChunkRecord:
     """The factory: slices the text, adds the heading path (unless ``retrieval_text`` is given),
     computes both hashes and the chunk id. ``anchor_start`` is where the anchor element starts.
+    A chunk that mixes ACLs passes ``acl=None`` and ``acl_parts`` (see ``access_fields``).
 
     ``make_chunk("ab", 0, 2, kind="paragraph", heading_path=(), anchor_start=0, ...).text`` -> 'ab'
     """
@@ -163,7 +197,8 @@ def make_chunk(source_text: str, start: int, end: int, *, kind: str,
         kind=kind, heading_path=tuple(heading_path), element_id=element_id,
         tenant_id=tenant_id, acl=normalize_acl(acl), text=text, retrieval_text=retrieval_text,
         content_sha256=content_sha256, retrieval_sha256=sha256_hex(retrieval_text),
-        strategy_version=strategy_version)
+        strategy_version=strategy_version,
+        acl_parts=None if acl_parts is None else combine_acls(acl_parts))
 
 
 def describe(record: ChunkRecord, digits: int = 16) -> str:
@@ -199,4 +234,6 @@ def from_dict(data: dict[str, Any]) -> ChunkRecord:
     data["heading_path"] = tuple(data["heading_path"])
     if data.get("acl") is not None:
         data["acl"] = tuple(data["acl"])
+    if data.get("acl_parts") is not None:
+        data["acl_parts"] = tuple(None if p is None else tuple(p) for p in data["acl_parts"])
     return ChunkRecord(**data)

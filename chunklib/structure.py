@@ -8,7 +8,9 @@ citation). An element longer than ``size`` is hard-split into character windows 
 ``overlap`` characters, which is the *only* overlap, as in Unstructured's default. A table
 becomes one chunk per body row (``table_row_chunks``); the header and the separator line are
 in no chunk. ``window_chunks``: fixed character windows of ``size`` with ``overlap`` over the
-whole text, the comparison baseline. Both give ``ChunkRecord``s; ``duplication`` measures
+whole text, the comparison baseline; a window over sections with different ACLs carries all of
+them (``acl_parts``). ``acl_window_chunks``: the same windows cut where the ACL changes, so each
+has one ACL. Both give ``ChunkRecord``s; ``duplication`` measures
 them with ``intervals.duplication_ratio`` (union-based, so skipped headings do not count).
 
 Defaults: ``size=1000`` characters, ``overlap=100`` characters, for both strategies.
@@ -31,7 +33,7 @@ from chunklib.elements import Element, parse_elements, table_row_chunks
 from chunklib.fixture import Source
 from chunklib.identity import element_id
 from chunklib.intervals import duplication_ratio
-from chunklib.records import ChunkRecord, make_chunk
+from chunklib.records import ChunkRecord, access_fields, make_chunk
 from chunklib.validate import require_window
 from chunklib.windows import text_windows, window_spans
 
@@ -39,6 +41,7 @@ DEFAULT_SIZE = 1000
 DEFAULT_OVERLAP = 100
 STRUCTURE_STRATEGY = "section-v1"
 WINDOW_STRATEGY = "window-v1"
+ACL_WINDOW_STRATEGY = "acl-window-v1"
 
 
 class Piece(NamedTuple):
@@ -113,14 +116,15 @@ def section_pieces(elements: Sequence[Element], size: int = DEFAULT_SIZE,
     return pieces
 
 
-def _records(source: Source, pieces: list[Piece], acls: list, strategy: str) -> list[ChunkRecord]:
-    """Planned pieces, with one ACL each, to records in reading order."""
+def _records(source: Source, pieces: list[Piece], access: list,
+             strategy: str) -> list[ChunkRecord]:
+    """Planned pieces, each with its ``(acl, acl_parts)``, to records in reading order."""
     return [make_chunk(source.text, p.start, p.end, kind=p.kind, heading_path=p.heading_path,
                        anchor_start=p.anchor_start, element_id=p.element_id, ordinal=i,
                        source_id=source.source_id, revision=source.revision,
-                       tenant_id=source.tenant_id, acl=acl, strategy_version=strategy,
-                       retrieval_text=p.retrieval_text)
-            for i, (p, acl) in enumerate(zip(pieces, acls, strict=True))]
+                       tenant_id=source.tenant_id, acl=acl, acl_parts=parts,
+                       strategy_version=strategy, retrieval_text=p.retrieval_text)
+            for i, (p, (acl, parts)) in enumerate(zip(pieces, access, strict=True))]
 
 
 def structure_chunks(source: Source, size: int = DEFAULT_SIZE,
@@ -130,37 +134,86 @@ def structure_chunks(source: Source, size: int = DEFAULT_SIZE,
     ``structure_chunks(load_source("deployment-guide"))[0].heading_path`` -> ('Deployment Guide',)
     """
     pieces = section_pieces(parse_elements(source.text), size, overlap)
-    acls = [source.acl_for(p.heading_path) for p in pieces]
-    return _records(source, pieces, acls, f"{STRUCTURE_STRATEGY}/size={size}/overlap={overlap}")
+    access = [(source.acl_for(p.heading_path), None) for p in pieces]
+    return _records(source, pieces, access, f"{STRUCTURE_STRATEGY}/size={size}/overlap={overlap}")
 
 
 def window_chunks(source: Source, size: int = DEFAULT_SIZE,
                   overlap: int = DEFAULT_OVERLAP) -> list[ChunkRecord]:
     """Fixed character windows as records, the baseline: ``retrieval_text`` is the bare text,
-    the heading path is what all elements the window touches share, and the ACL is the
-    *intersection* of their sections' ACLs (fail-closed: a window that mixes an "employees"
-    section with an "sre" one is readable by nobody; a missing ACL anywhere makes it missing).
+    the heading path is what all elements the window touches share. A window inside one ACL
+    section gets that ``acl``; a window over sections with different ACLs gets ``acl=None`` and
+    *all of* their ACLs in ``acl_parts`` (``access.readable``: a reader must share a group with
+    every part; a missing part makes it unreadable, fail-closed).
 
     ``len(window_chunks(load_source("deployment-guide")))`` -> 24
     """
+    spans = text_windows(source.text, size, overlap)
+    return _window_records(source, spans, [None] * len(spans),
+                           f"{WINDOW_STRATEGY}/size={size}/overlap={overlap}")
+
+
+def acl_runs(source: Source, elements: Sequence[Element] | None = None,
+             ) -> list[tuple[int, int, tuple[str, ...] | None]]:
+    """The source cut where the ACL changes: ``(start, end, acl)`` from the first element of a
+    run of elements with one ACL to the last one's end (text between runs, blank lines, is in
+    no run), in reading order. ``elements``: the source's parsed elements, if already at hand.
+
+    ``[acl for _s, _e, acl in acl_runs(load_source("deployment-guide"))][:2]``
+    -> [('employees',), ('sre',)]
+    """
+    runs: list[list] = []
+    for e in parse_elements(source.text) if elements is None else elements:
+        acl = source.acl_for(e.heading_path)
+        if runs and runs[-1][2] == acl:
+            runs[-1][1] = e.end
+        else:
+            runs.append([e.start, e.end, acl])
+    return [tuple(run) for run in runs]
+
+
+def acl_window_chunks(source: Source, size: int = DEFAULT_SIZE,
+                      overlap: int = DEFAULT_OVERLAP) -> list[ChunkRecord]:
+    """Fixed character windows cut at ACL boundaries: windows of ``size`` with ``overlap``
+    inside each of ``acl_runs``, so no window crosses a change of ACL and every window has the
+    one ACL of its run (a run shorter than ``size`` is one shorter window).
+
+    ``{c.acl_parts for c in acl_window_chunks(load_source("deployment-guide"))}`` -> {None}
+    """
     elements = parse_elements(source.text)
+    spans, acls = [], []
+    for start, end, acl in acl_runs(source, elements):
+        for s, e in window_spans(end - start, size, overlap):
+            spans.append((start + s, start + e))
+            acls.append(acl)
+    return _window_records(source, spans, acls,
+                           f"{ACL_WINDOW_STRATEGY}/size={size}/overlap={overlap}",
+                           known_acl=True, elements=elements)
+
+
+def _window_records(source: Source, spans: list[tuple[int, int]], acls: list, strategy: str,
+                    known_acl: bool = False,
+                    elements: Sequence[Element] | None = None) -> list[ChunkRecord]:
+    """Window spans to records: the heading path the touched elements share, and (unless
+    ``known_acl``) access from the ACLs of the touched sections, all of them."""
+    if elements is None:
+        elements = parse_elements(source.text)
     ends = [e.end for e in elements]  # elements are disjoint and in order, so ends ascend
-    pieces, acls, seen = [], [], Counter()
-    for start, end in text_windows(source.text, size, overlap):
+    pieces, access, seen = [], [], Counter()
+    for (start, end), acl in zip(spans, acls, strict=True):
         paths = []
         for e in elements[bisect_right(ends, start):]:
             if e.start >= end:
                 break
             paths.append(e.heading_path)
         paths = paths or [()]
-        section_acls = [source.acl_for(path) for path in paths]
-        acls.append(None if None in section_acls
-                    else tuple(sorted(set.intersection(*map(set, section_acls)))))
+        access.append((acl, None) if known_acl
+                      else access_fields(source.acl_for(path) for path in paths))
         text = source.text[start:end]
         seen[text] += 1
         pieces.append(Piece(start, end, "window", _shared_prefix(paths),
                             element_id("window", text, seen[text] - 1), start, text))
-    return _records(source, pieces, acls, f"{WINDOW_STRATEGY}/size={size}/overlap={overlap}")
+    return _records(source, pieces, access, strategy)
 
 
 def _shared_prefix(paths: list[tuple[str, ...]]) -> tuple[str, ...]:

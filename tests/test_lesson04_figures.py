@@ -42,7 +42,8 @@ W_SPANS = [(c.start, c.end) for c in WINDOWS]
 S_DUP, W_DUP = duplication(STRUCT, N), duplication(WINDOWS, N)
 OVERSIZED = [e.end - e.start for e in ELEMENTS
              if e.kind not in ("heading", "table") and e.end - e.start > DEFAULT_SIZE]
-UNREADABLE = sum(w.acl == () for w in WINDOWS)
+MIXED = sum(w.acl_parts is not None for w in WINDOWS)  # windows that carry two ACLs
+F = cs.figures()
 
 
 def repeated(spans):
@@ -70,9 +71,12 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
     ("the ratios rise to 0.0570 and 0.3279",
      (r4(duplication(structure_chunks(GUIDE, 400, 100), N)),
       r4(duplication(window_chunks(GUIDE, 400, 100), N))) == ("0.0570", "0.3279")),
-    ("6 of the 24 windows mix a section for all employees with one for SRE only",
-     UNREADABLE == 6 and len(WINDOWS) == 24),
-    ("6 of the guide's 24 windows are readable by nobody", UNREADABLE == 6),
+    (f"{F['mixed_windows']} of the {F['windows']} windows run from a section for all employees "
+     "into one for SRE only", F["mixed_windows"] == MIXED and F["windows"] == len(WINDOWS)),
+    (f"windows cut at every change of ACL: {F['acl_cut_windows']} windows, each with one ACL",
+     F["acl_cut_mixed"] == 0),
+    (f"{F['mixed_windows']} of the guide's {F['windows']} windows are like that",
+     F["mixed_windows"] == MIXED),
     ("100 / 1000 = 10 %", DEFAULT_OVERLAP / DEFAULT_SIZE == 0.10),
     ("store 0.0048 of the guide twice (one hard split, 100 characters)",
      r4(S_DUP) == "0.0048" and repeated(S_SPANS) == 100 and len(OVERSIZED) == 1),
@@ -86,6 +90,39 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
      total_length(S_SPANS) - N == -882 and repeated(S_SPANS) == 100),
     ("step to its last chunk: its section has no ACL rule and the runbook no default, so its "
      "ACL is *missing*", structure_chunks(load_source("failover-runbook"))[-1].acl is None),
+    # the access rule for mixed windows, and windows cut at ACL changes
+    (f"the window {F['mixed_first_span']} holds the end of a section every employee may read",
+     F["mixed_first_span"] == next((w.start, w.end) for w in WINDOWS if w.acl_parts)),
+    (f"`acl_parts = {F['mixed_parts']}`", F["mixed_parts"] == (("employees",), ("sre",))),
+    ("a member of both `employees` and `sre` may read the window, a member of only one of them "
+     "may not", F["mixed_readable"] == {"employees": False, "sre": False,
+                                        "employees+sre": True}),
+    (f"The guide falls into {F['acl_runs']} runs of neighbouring sections with one ACL",
+     F["acl_runs"] > 1),
+    (f"give {F['acl_cut_windows']} windows instead of {F['windows']}, each with one ACL, and a "
+     f"duplication ratio of {F['acl_cut_duplication']:.4f} instead of "
+     f"{F['window_duplication']:.4f}", F["acl_cut_duplication"] < F["window_duplication"]),
+    # text is sliced by span; the budget is counted on the retrieval text, in word pieces
+    (f"the two agree for all {F['table_rows']} rows of the table",
+     F["table_rows_slice_is_join"] == F["table_rows"] == 4),
+    (f"its row span holds `{F['tight_row_slice']}`, while the joined cells read "
+     f"`{F['tight_row_join']}`", F["tight_row_slice"] != F["tight_row_join"]),
+    (f"A table written `{cs.TIGHT_TABLE.splitlines()[-1]}` has the same cells", True),
+    (f"makes {F['row_text_pieces']} word pieces of this row's `text` and "
+     f"{F['row_retrieval_pieces']} of its `retrieval_text`",
+     F["row_retrieval_pieces"] > F["row_text_pieces"]),
+    (f"among the guide's {F['structure_chunks']} structure-aware chunks (chunk "
+     f"{F['longest_number']}) is {F['longest_retrieval_pieces']} word pieces, of which its "
+     f"`text` alone makes {F['longest_text_pieces']}",
+     F["longest_text_pieces"] < F["longest_retrieval_pieces"]),
+    (f"fits the {F['minilm_positions']} positions the model reads, so nothing is cut off",
+     F["retrieval_over_positions"] == 0
+     and F["longest_retrieval_pieces"] + 2 <= F["minilm_positions"]),
+    (f"inputs of at most {F['minilm_trained_positions']} positions, and "
+     f"{F['retrieval_over_trained']} of the {F['structure_chunks']} retrieval texts are longer",
+     0 < F["retrieval_over_trained"] < F["structure_chunks"]),
+    ("it applies to what the model embeds: the `retrieval_text`, heading path and table header "
+     "included", True),
     ("a paragraph of 1596 characters about change windows and freezes",
      STRUCT[24].heading_path[-1] == "Change windows and freezes"),
 ]
@@ -100,7 +137,7 @@ QUIZ_CLAIMS = [
     ("1000 − 100 = 900 new characters", stride(1000, 100) == 900),
     ("the repeated share is close to 100 / 900, above 10 %",
      100 / 900 > 0.10 and abs(W_DUP - 100 / 900) < 0.005),
-    ("like 6 of the guide's 24 windows", UNREADABLE == 6 and len(WINDOWS) == 24),
+    ("like 6 of the guide's 24 windows", MIXED == 6 and len(WINDOWS) == 24),
 ]
 
 
@@ -131,9 +168,27 @@ def test_the_quiz_window_straddles_the_employees_sre_boundary():
         if {("Deployment Guide", "Before you begin"),
                 ("Deployment Guide", "Environment Matrix")} <= paths:
             straddling.append(w)
-    assert straddling and all(w.acl == () for w in straddling)
+    assert straddling and all(w.acl is None and w.acl_parts == (("employees",), ("sre",))
+                              for w in straddling)
     assert GUIDE.acl_for(("Deployment Guide", "Before you begin")) == ("employees",)
     assert GUIDE.acl_for(("Deployment Guide", "Environment Matrix")) == ("sre",)
+
+
+def test_figures_are_the_numbers_the_tests_recompute():
+    assert (F["guide_chars"], F["structure_chunks"], F["windows"]) == (N, len(STRUCT), len(WINDOWS))
+    assert F["oversized_chars"] == OVERSIZED[0] and F["oversized_elements"] == len(OVERSIZED)
+    assert (F["structure_duplication"], F["window_duplication"]) == (round(S_DUP, 4),
+                                                                     round(W_DUP, 4))
+    assert F["structure_repeated"] == repeated(S_SPANS) and F["window_repeated"] == repeated(
+        W_SPANS)
+    assert F["row_text"] == STRUCT[F["row_number"] - 1].text
+    assert F["split_numbers"] == (25, 26) and F["split_shared"] == 100
+    assert F["minilm_trained_positions"] == 128 and F["minilm_positions"] == 256
+
+
+def test_the_acl_cell_shows_both_strategies():
+    code = "\n".join(c.source for c in NB.cells if c.cell_type == "code")
+    assert "acl_window_chunks(guide)" in code and "readable(to_dict(first), groups)" in code
 
 
 def test_predict_and_part1_data_are_shown_as_checked():

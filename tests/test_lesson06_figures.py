@@ -11,15 +11,23 @@ from chunklib.context import merge_hits, pack_context
 from chunklib.course import evaluation as ce
 from chunklib.elements import parse_elements
 from chunklib.evaluation import evidence_complete, span_iou, span_precision, span_recall
-from chunklib.fixture import load_source
+from chunklib.fixture import load_source, load_sources
 from chunklib.questions import get_question, load_questions
 from tests.nbgrading import lesson_notebook
 
 NB = nbformat.read(lesson_notebook("06-evaluation"), as_version=4)
-PROSE = "\n".join(c.source for c in NB.cells if c.cell_type == "markdown")
+
+
+def flat(text: str) -> str:
+    """Whitespace runs as single spaces, so a claim may wrap anywhere in the Markdown."""
+    return " ".join(text.split())
+
+
+PROSE = flat("\n".join(c.source for c in NB.cells if c.cell_type == "markdown"))
 CODE = "\n".join(c.source for c in NB.cells if c.cell_type == "code")
 QUIZ = "\n".join(q.prompt + "\n" + "\n".join(t + " " + why for t, why in q.options.values())
                  for q in ce.QUIZ)
+F = ce.figures()
 S = ex.Strategy
 SUM = {s.label: ex.summarize(s) for s in ex.LESSON_STRATEGIES}
 W0, W100, W200 = SUM["windows 400/0"], SUM["windows 400/100"], SUM["windows 400/200"]
@@ -30,76 +38,154 @@ W150 = ex.summarize(S("windows", 400, 150))
 SWEEP = ex.overlap_sweep(400)
 STOP = ex.stopping_point(SWEEP)
 QS = load_questions()
-D = {label: ex.diagnose(strategy_) for label, strategy_ in
-     [("w0", S("windows", 400)), ("w100", S("windows", 400, 100)),
-      ("w200", S("windows", 400, 200)), ("s400", S("structure", 400)),
-      ("w1000", S("windows", 1000))]}
-Q19 = ex.evaluate(S("windows", 400, 100))[18]
-HITS19, MERGED19, PACKED19 = ex.packed_context("q19", S("windows", 400, 100), 1500)
+Q17 = ex.evaluate(S("windows", 400, 100))[16]
+HITS17, MERGED17, PACKED17 = ex.packed_context("q17", S("windows", 400, 100), ce.PACK_BUDGET)
 
 
-def n(reason, key):
-    return len(D[key][reason])
+def r(key, reason):
+    return F[key][reason]
 
 
 PROSE_CLAIMS = [
-    f"comes with {len(QS)} such questions",
-    f"the top k = {ex.K} chunks",
-    f"complete questions (of {len(QS)})",
-    f"go\n   {', '.join(str(s.complete) for s in SWEEP)} (of {len(QS)})",
-    f"Recall is {Q19.recall:.2f}, yet the question is not complete",
-    f"the\n   {len(get_question('q19').evidence[0].text)}-character evidence",
-    f"Fixed windows complete {W1000.counts}: {n('unreadable', 'w1000')} questions",
-    f"one question is {round(100 / len(QS), 1)} percentage points",
-    f"without overlap complete {W0.counts}. Overlap 100 raises that to {W100.counts}",
-    f"at an index duplication of {W100.index_duplication:.3f}; overlap 200 to {W200.counts}",
-    f"{W200.index_duplication:.3f}, nearly every character stored twice, with "
-    f"{W200.near_duplicates}\n  of {W200.hits} hits",
-    f"of the same size complete {S400.counts} at {S400.index_duplication:.3f}",
-    f"hold {S400.retrieved_chars} characters over all questions",
-    f"overlap 100 hold {W100.retrieved_chars}",
-    f"({S1000.counts} for structure-aware chunks of 1000)",
-    f"Without overlap, {n('cut', 'w0')} questions are cut at 400 characters; overlap 100 leaves\n"
-    f"{n('cut', 'w100')} of them cut and overlap 200 leaves {n('cut', 'w200')}",
-    f"go from {n('unreadable', 'w0')} to {n('unreadable', 'w100')} at\noverlap 100",
-    f"{n('cut', 's400')} of their questions at 400 are cut",
-    f"The rule stops at **O = {STOP.strategy.overlap}** ({STOP.counts})",
-    f"from {STOP.index_duplication:.3f} to {W150.index_duplication:.3f}",
-    f"overlap 200\nreaches {W200.counts}, three more questions, at three times the duplication",
-    f"same size get {S400.counts} without paying",
-    f"{len(HITS19)} hits, {Q19.near_duplicates} of them\nnear-duplicates",
-    f"into\n{len(MERGED19)} segments",
-    f"completes {PC200.counts}, against {S200.counts} for\nthe small chunks themselves and "
-    f"{S1000.counts} for chunks of 1000",
-    f"({PC200.retrieved_chars} against {S1000.retrieved_chars})",
-    f"{sum(1 for q in QS if len(q.evidence) > 1)} have two\nevidence spans",
-    f"and\n{n('cut', 'w0')} have evidence that straddles a boundary",
+    f"comes with {F['questions']} such questions",
+    f"the top k = {F['k']} chunks",
+    f"complete questions (of {F['questions']})",
+    # Things to try: the explorer state of each item, and its figures
+    "The explorer opens at size 400, overlap 100, question **q17**, fixed windows",
+    f"go {', '.join(map(str, F['sweep_400']))} (of {F['questions']}): not a steady climb",
+    f"Recall is {F['q17_recall']:.2f}, yet the question is not complete: the "
+    f"{F['q17_evidence_chars']}-character evidence",
+    "4. Set the size to 1000; the overlap stays at 100. Fixed windows complete "
+    f"{F['w1000_100']} there",
+    f"Now move the overlap to 0: {F['w1000']}, and {r('reasons_w1000', 'unreadable')} "
+    "questions fail",
+    f"Windows of 1000 cut at ACL changes, in the results table below, complete {F['a1000']}",
+    # chapter context
+    f"one question is {F['point_per_question']} percentage points",
+    "treat a difference of one or two questions between two strategies as noise",
+    "passes only for a subject allowed by every one of them",
+    # how to read it
+    f"without overlap complete {F['w0']}. Overlap 100 raises that to {F['w100']}",
+    f"at an index duplication of {F['w100_duplication']:.3f}; overlap 200 to {F['w200']}",
+    f"{F['w200_duplication']:.3f}, nearly every character stored twice, with "
+    f"{F['w200_near_duplicates']} of {F['w200_hits']} hits",
+    f"of the same size complete {F['s400']} at {F['s400_duplication']:.3f}",
+    f"overlap by a quarter of the size, 400 // 4 = {F['s400_overlap']} characters, and those "
+    f"overlaps store {F['s400_repeated_chars']} characters of the fixture twice",
+    f"{F['s400']} against {F['w200']} for windows of 400 with overlap 200 is a difference of "
+    f"{ce._WORDS[F['s400_vs_w200_questions']]} questions out of 39: noise",
+    f"store {F['w200_duplication_times_s400']} times as many characters twice "
+    f"({F['w200_duplication']:.3f} against {F['s400_duplication']:.3f}), and their top 5 hold "
+    f"{F['w200_retrieved_chars']} characters over all questions, with "
+    f"{F['w200_near_duplicates']} of {F['w200_hits']} hits near-duplicates, against "
+    f"{F['s400_retrieved_chars']} characters and {F['s400_near_duplicates']} of "
+    f"{F['s400_hits']}",
+    f"complete {F['a0']} at 400 without overlap (plain windows: {F['w0']}) and {F['a1000']} at "
+    f"1000 (plain windows: {F['w1000']})",
+    f"With overlap 100 they complete {F['a100']} against {F['w100']} for plain windows: "
+    f"{ce._WORDS[F['w100_over_a100']]} questions, noise again",
+    f"hold {F['s400_retrieved_chars']} characters over all questions",
+    f"overlap 100 hold {F['w100_retrieved_chars']}",
+    f"({F['s1000']} for structure-aware chunks of 1000)",
+    # why questions fail
+    f"Without overlap, {r('reasons_w0', 'cut')} questions are cut at 400 characters; overlap 100 "
+    f"leaves {r('reasons_w100', 'cut')} of them cut and overlap 200 leaves "
+    f"{r('reasons_w200', 'cut')}",
+    f"go from {r('reasons_w0', 'unreadable')} to {r('reasons_w100', 'unreadable')} at overlap "
+    "100",
+    f"({F['mixed_windows_400_100']} mixed windows over the fixture instead of "
+    f"{F['mixed_windows_400']})",
+    f"plain windows lose {r('reasons_w1000', 'unreadable')} questions to mixed windows and the "
+    f"ACL-cut windows lose none, while {r('reasons_a1000', 'cut')} are cut instead of "
+    f"{r('reasons_w1000', 'cut')}",
+    f"only {r('reasons_w0', 'unreadable')} of their {F['a0_gain_over_w0']} extra questions come "
+    f"from permissions; the others come from different boundaries "
+    f"({r('reasons_a0', 'cut')} cut instead of {r('reasons_w0', 'cut')})",
+    f"{r('reasons_s400', 'cut')} of their questions at 400 are cut",
+    f"three answers ({', '.join(map(str, F['long_answer_chars'][:-1]))} and "
+    f"{F['long_answer_chars'][-1]} characters)",
+    f"an overlap of {F['s400_overlap']} characters cannot protect answers that long",
+    # the stopping rule
+    f"The rule stops at **O = {F['stop_overlap']}** ({F['stop_counts']})",
+    f"from {F['stop_duplication']:.3f} to {F['after_stop_duplication']:.3f}",
+    f"overlap 200 reaches {F['w200']}, {F['w200_gain_over_stop']} more questions, at "
+    f"{ce._WORDS[F['w200_duplication_times_stop']]} times the duplication",
+    f"same size complete {F['s400']} with overlap only inside hard-split elements (400 // 4 = "
+    f"{F['s400_overlap']} characters), an index duplication of {F['s400_duplication']:.3f} "
+    f"against {F['w200_duplication']:.3f}",
+    # deduplicate and pack
+    f"Question q17 with windows of 400 and overlap 100: {F['q17_hits']} hits, "
+    f"{F['q17_near_duplicates']} of them a near-duplicate",
+    f"into {F['q17_segments']} segments",
+    f"fills a budget of {F['pack_budget']} characters with {F['q17_packed']} of them. The merged "
+    f"segment {F['q17_holder']} holds the whole evidence",
+    # parent-child
+    f"completes {F['pc200']}, against {F['s200']} for the small chunks themselves and "
+    f"{F['s1000']} for chunks of 1000",
+    f"({F['pc200_retrieved_chars']} against {F['s1000_retrieved_chars']})",
+    "such a parent carries all of them, like a mixed window",
+    # the question set
+    f"{sum(1 for q in QS if len(q.evidence) > 1)} have two evidence spans",
+    f"and {r('reasons_w0', 'cut')} have evidence that straddles a boundary",
     f"{sum(1 for q in QS if q.groups != ('employees',) or q.tenant_id != 'kestrel')} "
-    "questions are\nasked by someone",
+    "questions are asked by someone",
 ]
 
 
 @pytest.mark.parametrize("claim", PROSE_CLAIMS, ids=[c[:40] for c in PROSE_CLAIMS])
 def test_prose_states_computed_figures(claim):
-    assert claim in PROSE
+    assert flat(claim) in PROSE
+
+
+def test_figures_are_what_the_experiment_computes():
+    assert F["sweep_400"] == tuple(s.complete for s in SWEEP)
+    assert (F["w0"], F["w100"], F["w200"]) == (W0.counts, W100.counts, W200.counts)
+    assert (F["s400"], F["s1000"], F["w1000"], F["pc200"]) == (
+        S400.counts, S1000.counts, W1000.counts, PC200.counts)
+    assert F["stop_overlap"] == STOP.strategy.overlap and F["after_stop_counts"] == W150.counts
+    assert F["s400_overlap"] == 400 // 4
+    assert F["q17_segments"] == len(MERGED17) and F["q17_packed"] == len(PACKED17)
+    for key in ("reasons_w0", "reasons_w100", "reasons_w200", "reasons_s400", "reasons_a0",
+                "reasons_w1000", "reasons_a1000"):
+        assert sum(F[key].values()) == len(QS)
+
+
+def test_the_reviewers_per_part_figures_hold():
+    """Issue 15 recomputed lesson 6 with a per-part rule; the library now gives the same."""
+    assert F["sweep_400"] == (20, 22, 28, 26, 32)
+    assert F["w1000"] == "26/39" and F["w200"] == "32/39" and F["s400"] == "30/39"
 
 
 def test_every_number_rests_on_true_relations():
-    assert W200.complete - STOP.complete == 3 and round(W200.index_duplication
+    assert W200.complete - STOP.complete == 4 and round(W200.index_duplication
                                                           / STOP.index_duplication) == 3
     assert W150.complete < STOP.complete and SWEEP[SWEEP.index(STOP) + 1] == W150
-    assert not Q19.complete and Q19.recall == 1.0
-    assert len(get_question("q19").evidence[0].text) > 100 + 1  # longer than O + 1
+    steps = [abs(b.complete - a.complete) for a, b in zip(SWEEP, SWEEP[1:])]
+    assert min(steps) >= 2  # "changes the count by two questions or more on its own"
+    assert not Q17.complete and Q17.recall == 1.0 and Q17.near_duplicates == 1
+    assert F["q17_evidence_chars"] > 100 + 1  # longer than O + 1
+    assert not any(evidence_complete([(h["start"], h["end"])], get_question("q17")
+                                     .evidence_spans[0]) for h in HITS17)
     assert PC200.near_duplicates == 0 and PC200.retrieved_chars < S1000.retrieved_chars
-    assert {"q10", "q11"} <= set(D["s400"]["cut"])
-    assert [q for q in D["s400"]["cut"] if q not in ("q10", "q11")] == ["q21", "q30", "q31"]
+    assert {"q10", "q11"} <= set(ex.diagnose(S("structure", 400))["cut"])
+    long_answers = [q for q in ex.diagnose(S("structure", 400))["cut"] if q not in ("q10", "q11")]
+    assert long_answers == ["q21", "q30", "q31"]
     guide = load_source("deployment-guide")
-    for qid in ("q21", "q30", "q31"):  # "paragraphs longer than 400 characters"
+    for qid in long_answers:  # "paragraphs longer than 400 characters", answers > O + 1
         (start, end), = get_question(qid).evidence_spans
         (para,) = [e for e in parse_elements(guide.text) if e.start <= start and end <= e.end]
         assert para.kind == "paragraph" and para.end - para.start > 400
+        assert end - start > F["s400_overlap"] + 1
     precisions = [s.precision for s in SUM.values()]
     assert 0.01 < min(precisions) < max(precisions) < 0.1  # "a few percent"
+    # at 1000 the lead of ACL-cut windows is the questions plain windows lose to permissions
+    assert F["reasons_a1000"]["unreadable"] == F["reasons_a0"]["unreadable"] == 0
+    a1000, w1000 = F["reasons_a1000"], F["reasons_w1000"]
+    assert a1000["complete"] - w1000["complete"] == (
+        w1000["unreadable"] - (a1000["cut"] - w1000["cut"])
+        - (a1000["not retrieved"] - w1000["not retrieved"]))
+    assert F["w200_duplication_times_s400"] == round(W200.index_duplication
+                                                     / S400.index_duplication)
 
 
 def test_the_table_header_walkthrough_and_the_parent_acl_check():
@@ -110,7 +196,9 @@ def test_the_table_header_walkthrough_and_the_parent_acl_check():
     assert not structure.complete
     assert not any(h["start"] <= row[0] and row[1] <= h["end"] for h in structure.hits)
     assert ex.evaluate(S("parent-child", 400))[9].complete
-    assert "so the check always\npasses here" in PROSE
+    assert "so the check always passes here" in PROSE
+    assert all(len(parts) == 1 for s in load_sources()
+               for _start, _end, parts in ex.sections(s.source_id).values())
     for strategy in (S("parent-child", 200), S("parent-child", 400)):
         assert all(h["chunk_id"].startswith("section:")
                    for o in ex.evaluate(strategy) for h in o.hits)
@@ -121,49 +209,62 @@ def test_worked_examples_in_the_text():
     assert f"**{ce.PREDICT_CHUNKS[0]}** and **{ce.PREDICT_CHUNKS[1]}**" in PROSE
     assert f"**E = {ce.EX1_EVIDENCE}**" in PROSE and f"**R = {ce.EX1_RETRIEVED}**" in PROSE
     for h in ce.EX2_HITS:
-        assert (f"| `{h['chunk_id']}` | {h['source_id']} | {h['revision']} | {h['acl']} | "
-                f"{h['start']} | {h['end']} | {h['score']} |") in PROSE
+        assert flat(f"| `{h['chunk_id']}` | {h['source_id']} | {h['revision']} | {h['acl']} | "
+                    f"{h['start']} | {h['end']} | {h['score']} |") in PROSE
     for s in SWEEP:
         assert f"| {s.strategy.overlap} | {s.counts} | {s.index_duplication:.3f} |" in PROSE
     assert f"`pack_context(hits, {ce.EX2_BUDGET})`" in PROSE
     assert not evidence_complete(ce.PREDICT_CHUNKS, ce.PREDICT_EVIDENCE)
 
 
+# The quiz text (chunklib/course/evaluation.py QUIZ) is rewritten by another step; until it
+# states the figures of the all-of rule, the claims below that moved are expected to fail, and
+# strict: once the quiz states them, the marker must go (the list of changes is in the report).
+PENDING = pytest.mark.xfail(strict=True, reason="quiz still states the intersection-rule figures")
 QUIZ_CLAIMS = [
-    (f"complete {W100.complete} of {len(QS)} questions with overlap 100",
-     W100.complete == 26),
-    (f"It fell to {W150.counts}", W150.complete < W100.complete),
-    (f"the duplication ratio rose from {W100.index_duplication:.3f} to "
-     f"{W150.index_duplication:.3f}", True),
-    (f"Completeness fell to {W150.counts} while the index duplication rose from "
-     f"{W100.index_duplication:.3f} to\n{W150.index_duplication:.3f}", True),
-    ("stopping rule stops at 100", STOP.strategy.overlap == 100),
-    ("50 / 300", span_precision([(0, 100), (50, 150), (50, 150)], [(60, 110)]) == 50 / 300),
-    ("50 / 150", span_precision([(0, 100), (50, 150)], [(60, 110)]) * 200 / 150 == 50 / 150),
-    ("50 / 50 = 1.0", span_recall([(0, 100), (50, 150), (50, 150)], [(60, 110)]) == 1.0),
-    (f"complete {S400.complete} of the {len(QS)}", True),
-    (f"400 with overlap 200 complete {W200.complete}", True),
-    (f"structure-aware {round(100 * S400.complete / len(QS))} %, windows "
-     f"{round(100 * W200.complete / len(QS))} %", True),
-    (f"{100 * S400.complete / len(QS):.2f} % against {100 * W200.complete / len(QS):.2f} %", True),
-    (f"{S400.counts} against\n{W200.counts}", True),
-    (f"one question moves the rate by {100 / len(QS):.1f} points", True),
+    pytest.param(f"complete {W100.complete} of {len(QS)} questions with overlap 100",
+                 marks=PENDING),
+    pytest.param(f"It fell to {W150.counts}", marks=PENDING),
+    f"the duplication ratio rose from {W100.index_duplication:.3f} to "
+    f"{W150.index_duplication:.3f}",
+    pytest.param(f"Completeness fell to {W150.counts} while the index duplication rose from "
+                 f"{W100.index_duplication:.3f} to {W150.index_duplication:.3f}", marks=PENDING),
+    f"stopping rule stops at {STOP.strategy.overlap}",
+    "50 / 300", "50 / 150", "50 / 50 = 1.0",
+    f"complete {S400.complete} of the {len(QS)}",
+    pytest.param(f"400 with overlap 200 complete {W200.complete}", marks=PENDING),
+    pytest.param(f"structure-aware {round(100 * S400.complete / len(QS))} %, windows "
+                 f"{round(100 * W200.complete / len(QS))} %", marks=PENDING),
+    pytest.param(f"{100 * S400.complete / len(QS):.2f} % against "
+                 f"{100 * W200.complete / len(QS):.2f} %", marks=PENDING),
+    pytest.param(f"{S400.counts} against {W200.counts}", marks=PENDING),
+    f"one question moves the rate by {100 / len(QS):.1f} points",
 ]
 
 
-@pytest.mark.parametrize("text, true", QUIZ_CLAIMS, ids=[c[0][:30] for c in QUIZ_CLAIMS])
-def test_quiz_states_computed_figures(text, true):
-    assert text.replace("\n", " ") in QUIZ.replace("\n", " ") and true
+@pytest.mark.parametrize("text", QUIZ_CLAIMS)
+def test_quiz_states_computed_figures(text):
+    assert flat(text) in flat(QUIZ)
+
+
+def test_quiz_claims_rest_on_true_relations():
+    assert W150.complete < W100.complete and STOP.strategy.overlap == 100
+    assert span_precision([(0, 100), (50, 150), (50, 150)], [(60, 110)]) == 50 / 300
+    assert span_precision([(0, 100), (50, 150)], [(60, 110)]) * 200 / 150 == 50 / 150
+    assert span_recall([(0, 100), (50, 150), (50, 150)], [(60, 110)]) == 1.0
 
 
 def test_results_are_computed_by_notebook_cells_not_typed():
     for call in ("results_table([summarize(s) for s in LESSON_STRATEGIES])",
-                 "diagnosis_table(LESSON_STRATEGIES[:6])", "sweep_table(400)",
-                 'packed_context("q19", Strategy("windows", 400, 100), budget=1500)',
-                 "count_tokens(text)", "evaluation_explorer(size=400, overlap=100"):
+                 "diagnosis_table(LESSON_STRATEGIES[:-1])", "sweep_table(400)",
+                 f'packed_context("q17", Strategy("windows", 400, 100), budget={ce.PACK_BUDGET})',
+                 "count_tokens(text)",
+                 'evaluation_explorer(size=400, overlap=100, question="q17")'):
         assert call in CODE, call
     # no results row is typed into the prose
-    assert not re.search(r"\| windows 400/0 \| 17/39 \|", PROSE)
+    assert not re.search(r"\| windows 400/0 \| 20/39 \|", PROSE)
+    assert ex.LESSON_STRATEGIES[-1].kind == "parent-child"  # the diagnosis leaves it out
+    assert all(s.kind != "parent-child" for s in ex.LESSON_STRATEGIES[:-1])
 
 
 def test_part1_answers_follow_from_the_definitions():

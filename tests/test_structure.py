@@ -11,19 +11,23 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from chunklib.access import access_parts, readable
 from chunklib.elements import parse_elements
 from chunklib.fixture import load_source, load_sources
 from chunklib.intervals import duplication_ratio, union
+from chunklib.records import to_dict
 from chunklib.structure import (
     DEFAULT_OVERLAP,
     DEFAULT_SIZE,
+    acl_runs,
+    acl_window_chunks,
     duplication,
     fixture_duplication,
     section_pieces,
     structure_chunks,
     window_chunks,
 )
-from chunklib.windows import stored_positions, text_windows
+from chunklib.windows import stored_positions, text_windows, window_spans
 
 GUIDE = load_source("deployment-guide")
 GUIDE_ELEMENTS = parse_elements(GUIDE.text)
@@ -96,14 +100,37 @@ def test_acls_follow_sections():
         "fernhill"}
 
 
-def test_windows_that_straddle_acl_sections_are_readable_by_nobody():
+def test_windows_that_straddle_acl_sections_carry_every_part():
     windows = window_chunks(GUIDE)
-    assert [(c.start, c.end) for c in windows if c.acl == ()] == [
+    assert [(c.start, c.end) for c in windows if c.acl_parts] == [
         (4500, 5500), (5400, 6400), (9900, 10900), (14400, 15400), (15300, 16300), (17100, 18100)]
     for w in windows:
-        touched = [e for e in GUIDE_ELEMENTS if e.start < w.end and e.end > w.start]
-        for e in touched:
-            assert set(w.acl) <= set(GUIDE.acl_for(e.heading_path))
+        touched = {GUIDE.acl_for(e.heading_path) for e in GUIDE_ELEMENTS
+                   if e.start < w.end and e.end > w.start}
+        # all of the touched sections' ACLs, never their intersection
+        assert set(access_parts(to_dict(w))) == touched
+        assert (w.acl is None) == (len(touched) > 1)
+    mixed = [to_dict(w) for w in windows if w.acl_parts]
+    assert all(w["acl_parts"] == (("employees",), ("sre",)) for w in mixed)
+    assert all(readable(w, ["employees", "sre"]) for w in mixed)
+    assert not any(readable(w, ["employees"]) or readable(w, ["sre"]) for w in mixed)
+
+
+def test_acl_cut_windows_never_cross_a_change_of_acl():
+    for source in load_sources():
+        runs = acl_runs(source)
+        assert all(a[2] != b[2] and a[1] <= b[0] for a, b in zip(runs, runs[1:]))
+        elements = parse_elements(source.text)
+        for w in acl_window_chunks(source, 400, 100):
+            assert w.acl_parts is None and w.text == source.text[w.start:w.end]
+            (run,) = [r for r in runs if r[0] <= w.start and w.end <= r[1]]
+            assert w.acl == run[2]
+            assert {source.acl_for(e.heading_path) for e in elements
+                    if e.start < w.end and e.end > w.start} == {w.acl}
+        # inside each run the windows are lesson 3's windows, shifted to the run's start
+        spans = [(w.start, w.end) for w in acl_window_chunks(source, 400, 100)]
+        assert spans == [(r[0] + s, r[0] + e) for r in runs
+                         for s, e in window_spans(r[1] - r[0], 400, 100)]
 
 
 def test_windows_are_the_plain_baseline():

@@ -30,7 +30,8 @@ def test_initial_state(explorer):
         "44 chunks, duplication ratio 0.0048 (100 characters stored twice)")
     assert rows(explorer)["fixed windows"] == (
         "24 chunks, duplication ratio 0.1093 (2300 characters stored twice)")
-    assert rows(explorer)["windows readable by nobody"].startswith("6 ")
+    assert rows(explorer)["windows that mix ACLs"].startswith("6 ")
+    assert rows(explorer)["windows cut at ACL changes"] == "27 windows, each with one ACL"
     assert "Chunk 1 of 44" in explorer.step_label.value
     assert explorer.image.tooltip.startswith("Plot of 44 structure-aware chunks and 24 fixed")
 

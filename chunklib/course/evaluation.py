@@ -42,12 +42,103 @@ EX2_HITS = [
 EX2_BUDGET = 250
 # Example 3: the overlap sweep of windows of 400 characters over the fixture (computed).
 EX3_SIZE = 400
+# The budget of the merge-and-pack walkthrough (q17, windows 400/100), in characters.
+PACK_BUDGET = 1500
 
 
 def _ex3_stop() -> int:
     from chunklib.experiment import overlap_sweep, stopping_point
 
     return stopping_point(overlap_sweep(EX3_SIZE)).strategy.overlap
+
+
+_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
+          8: "eight", 9: "nine"}
+
+
+def figures() -> dict[str, object]:
+    """Every number lesson 6's prose states, computed with ``chunklib.experiment``: name ->
+    value (a later step renders the prose from it; ``tests/test_lesson06_figures.py`` finds
+    each in the text). Counts are of the 39 questions, top 5.
+
+    ``figures()["sweep_400"]`` -> (20, 22, 28, 26, 32)
+    """
+    from chunklib import experiment as ex
+    from chunklib.fixture import load_sources
+    from chunklib.questions import get_question, load_questions
+
+    S = ex.Strategy
+    questions = load_questions()
+
+    def summary(kind, size, overlap=0):
+        return ex.summarize(S(kind, size, overlap))
+
+    def reasons(kind, size, overlap=0):
+        return {r: len(ids) for r, ids in ex.diagnose(S(kind, size, overlap)).items()}
+
+    sweep = ex.overlap_sweep(400)
+    stop = ex.stopping_point(sweep)
+    after = sweep[sweep.index(stop) + 1]
+    w0, w100, w200 = (summary("windows", 400, o) for o in (0, 100, 200))
+    a0, a100 = summary("acl-windows", 400), summary("acl-windows", 400, 100)
+    s400, s1000, s200 = (summary("structure", n) for n in (400, 1000, 200))
+    w1000, w1000_100, a1000 = (summary("windows", 1000), summary("windows", 1000, 100),
+                               summary("acl-windows", 1000))
+    pc200 = summary("parent-child", 200)
+    fixture_chars = sum(len(s.text) for s in load_sources())
+    q17 = get_question("q17")
+    o17 = ex.evaluate(S("windows", 400, 100))[questions.index(q17)]
+    hits, merged, packed = ex.packed_context("q17", S("windows", 400, 100), PACK_BUDGET)
+    (holder,) = [m for m in merged if m["source_id"] == q17.source_id
+                 and m["start"] <= q17.evidence_spans[0][0]
+                 and q17.evidence_spans[0][1] <= m["end"]]
+    mixed = {o: sum(c["acl_parts"] is not None for c in ex.chunk_dicts(S("windows", 400, o)))
+             for o in (0, 100)}
+    cut_s400 = ex.diagnose(S("structure", 400))["cut"]
+    long_answers = [q for q in cut_s400 if q not in ("q10", "q11")]
+    return {
+        "questions": len(questions), "k": ex.K, "point_per_question": round(100 / len(questions),
+                                                                           1),
+        "sweep_400": tuple(s.complete for s in sweep),
+        "sweep_400_duplication": tuple(round(s.index_duplication, 3) for s in sweep),
+        "stop_overlap": stop.strategy.overlap, "stop_counts": stop.counts,
+        "stop_duplication": round(stop.index_duplication, 3),
+        "after_stop_counts": after.counts, "after_stop_duplication":
+        round(after.index_duplication, 3),
+        "w0": w0.counts, "w100": w100.counts, "w200": w200.counts,
+        "w100_duplication": round(w100.index_duplication, 3),
+        "w200_duplication": round(w200.index_duplication, 3),
+        "w200_near_duplicates": w200.near_duplicates, "w200_hits": w200.hits,
+        "w200_retrieved_chars": w200.retrieved_chars, "w100_retrieved_chars": w100.retrieved_chars,
+        "w200_gain_over_stop": _WORDS[w200.complete - stop.complete],
+        "w200_duplication_times_stop": round(w200.index_duplication / stop.index_duplication),
+        "s400": s400.counts, "s400_duplication": round(s400.index_duplication, 3),
+        "s400_repeated_chars": round(s400.index_duplication * fixture_chars),
+        "s400_overlap": ex.structure_overlap(400),
+        "s400_near_duplicates": s400.near_duplicates, "s400_hits": s400.hits,
+        "s400_retrieved_chars": s400.retrieved_chars,
+        "s400_vs_w200_questions": w200.complete - s400.complete,
+        "w200_duplication_times_s400": round(w200.index_duplication / s400.index_duplication),
+        "a0": a0.counts, "a100": a100.counts, "a1000": a1000.counts,
+        "a0_gain_over_w0": a0.complete - w0.complete, "w100_over_a100": w100.complete
+        - a100.complete,
+        "reasons_w0": reasons("windows", 400), "reasons_w100": reasons("windows", 400, 100),
+        "reasons_w200": reasons("windows", 400, 200), "reasons_s400": reasons("structure", 400),
+        "reasons_a0": reasons("acl-windows", 400), "reasons_w1000": reasons("windows", 1000),
+        "reasons_a1000": reasons("acl-windows", 1000),
+        "mixed_windows_400": mixed[0], "mixed_windows_400_100": mixed[100],
+        "w1000": w1000.counts, "w1000_100": w1000_100.counts,
+        "s1000": s1000.counts, "s200": s200.counts, "pc200": pc200.counts,
+        "pc200_retrieved_chars": pc200.retrieved_chars,
+        "s1000_retrieved_chars": s1000.retrieved_chars,
+        "long_answer_questions": len(long_answers),
+        "long_answer_chars": tuple(e - s for q in long_answers
+                                   for s, e in get_question(q).evidence_spans),
+        "q17_recall": round(o17.recall, 2), "q17_evidence_chars": len(q17.evidence[0].text),
+        "q17_hits": len(hits), "q17_near_duplicates": o17.near_duplicates,
+        "q17_segments": len(merged), "q17_packed": len(packed), "pack_budget": PACK_BUDGET,
+        "q17_holder": (holder["start"], holder["end"]),
+    }
 
 
 _COMPLETE = ("Complete asks for ONE chunk that starts at or before the evidence and ends at or "

@@ -102,6 +102,102 @@ def structure_repeated() -> int:
     return total_length(spans) - union_length(spans)
 
 
+# A table written without spaces around its bars: same cells, other characters (figures()).
+TIGHT_TABLE = "| Environment | Replica count | Approval |\n|---|---|---|\n|production|4|SRE|\n"
+
+
+def minilm_trained_length() -> int:
+    """The longest input all-MiniLM-L6-v2 was trained on, in word pieces with ``[CLS]`` and
+    ``[SEP]``: the length its own ``tokenizer.json`` truncates to (sentence-transformers reads up
+    to 256, ``tokens.MINILM_MAX_SEQ_LENGTH``). ``minilm_trained_length()`` -> 128
+    """
+    import json
+    from importlib import resources
+
+    from chunklib.tokens import MINILM_TOKENIZER_FILE
+
+    source = resources.files("chunklib").joinpath("data", MINILM_TOKENIZER_FILE)
+    return json.loads(source.read_text(encoding="utf-8"))["truncation"]["max_length"]
+
+
+def figures() -> dict[str, object]:
+    """Every number lesson 4's prose states, computed with chunklib: name -> value (a later step
+    renders the prose from it; ``tests/test_lesson04_figures.py`` finds each in the text).
+
+    ``figures()["mixed_windows"]`` -> 6
+    """
+    from chunklib.access import readable
+    from chunklib.records import to_dict
+    from chunklib.structure import (
+        DEFAULT_OVERLAP,
+        DEFAULT_SIZE,
+        acl_runs,
+        acl_window_chunks,
+        duplication,
+        window_chunks,
+    )
+    from chunklib.tokens import MINILM_MAX_SEQ_LENGTH, MINILM_SPECIAL_TOKENS, wordpiece_count
+
+    guide = load_source("deployment-guide")
+    n = len(guide.text)
+    elements = parse_elements(guide.text)
+    chunks, windows = structure_chunks(guide), window_chunks(guide)
+    cut = acl_window_chunks(guide)
+    mixed = [w for w in windows if w.acl_parts is not None]
+    oversized = [e for e in elements
+                 if e.kind not in ("heading", "table") and e.end - e.start > DEFAULT_SIZE]
+    split = [c for c in chunks
+             if oversized[0].start <= c.start and c.end <= oversized[0].end]
+    row = production_row()
+    table = next(e for e in elements if e.kind == "table")
+    (tight,) = [e for e in parse_elements(TIGHT_TABLE) if e.kind == "table"]
+    (tight_row,) = tight.rows
+    chunk_spans = [(c.start, c.end) for c in chunks]
+    window_spans = [(w.start, w.end) for w in windows]
+    positions = [wordpiece_count(c.retrieval_text) + MINILM_SPECIAL_TOKENS for c in chunks]
+    trained = minilm_trained_length()
+    longest = max(range(len(chunks)), key=lambda i: positions[i])
+    return {
+        "size": DEFAULT_SIZE, "overlap": DEFAULT_OVERLAP, "guide_chars": n,
+        "oversized_elements": len(oversized), "oversized_chars": oversized[0].end
+        - oversized[0].start, "oversized_title": oversized[0].heading_path[-1],
+        "row_number": row.ordinal + 1, "row_chars": len(row.text), "row_text": row.text,
+        "split_numbers": tuple(c.ordinal + 1 for c in split),
+        "split_shared": split[0].end - split[1].start,
+        "structure_chunks": len(chunks),
+        "structure_duplication": round(duplication(chunks, n), 4),
+        "window_duplication": round(duplication(windows, n), 4),
+        "structure_duplication_400": round(duplication(structure_chunks(guide, 400, 100), n), 4),
+        "window_duplication_400": round(duplication(window_chunks(guide, 400, 100), n), 4),
+        "structure_repeated": total_length(chunk_spans) - union_length(chunk_spans),
+        "structure_total_chars": total_length(chunk_spans),
+        "structure_skipped_chars": n - total_length(chunk_spans),
+        "windows": len(windows), "window_joins": len(windows) - 1,
+        "window_repeated": total_length(window_spans) - union_length(window_spans),
+        "window_new_chars": DEFAULT_SIZE - DEFAULT_OVERLAP,
+        "mixed_windows": len(mixed), "mixed_parts": mixed[0].acl_parts,
+        "mixed_first_span": (mixed[0].start, mixed[0].end),
+        "mixed_readable": {groups: readable(to_dict(mixed[0]), groups.split("+"))
+                           for groups in ("employees", "sre", "employees+sre")},
+        "acl_cut_windows": len(cut), "acl_cut_mixed": sum(c.acl_parts is not None for c in cut),
+        "acl_cut_duplication": round(duplication(cut, n), 4),
+        "acl_runs": len(acl_runs(guide)),
+        "table_rows": len(table.rows),
+        "table_rows_slice_is_join": sum(guide.text[slice(*r.cells_span)] == " | ".join(r.cells)
+                                        for r in table.rows),
+        "tight_row_slice": TIGHT_TABLE[slice(*tight_row.cells_span)],
+        "tight_row_join": " | ".join(tight_row.cells),
+        "minilm_positions": MINILM_MAX_SEQ_LENGTH, "minilm_trained_positions": trained,
+        "row_text_pieces": wordpiece_count(row.text),
+        "row_retrieval_pieces": wordpiece_count(row.retrieval_text),
+        "longest_retrieval_pieces": positions[longest] - MINILM_SPECIAL_TOKENS,
+        "longest_text_pieces": wordpiece_count(chunks[longest].text),
+        "longest_number": chunks[longest].ordinal + 1,
+        "retrieval_over_trained": sum(p > trained for p in positions),
+        "retrieval_over_positions": sum(p > MINILM_MAX_SEQ_LENGTH for p in positions),
+    }
+
+
 _PATH = ("Walk back up the outline: the parent is the nearest heading above with a smaller "
          "level, whatever its level is. Write a tuple of the titles, top level first.")
 _REPEATED = ("Add up the three lengths, then subtract the length of their union, the characters "

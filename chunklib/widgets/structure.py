@@ -36,7 +36,13 @@ from chunklib.fixture import Source, load_sources
 from chunklib.intervals import total_length, union_length
 from chunklib.layers import Layers
 from chunklib.records import ChunkRecord
-from chunklib.structure import DEFAULT_OVERLAP, DEFAULT_SIZE, structure_chunks, window_chunks
+from chunklib.structure import (
+    DEFAULT_OVERLAP,
+    DEFAULT_SIZE,
+    acl_window_chunks,
+    structure_chunks,
+    window_chunks,
+)
 from chunklib.validate import require_window
 from chunklib.widgets.common import (
     ChunkStepper,
@@ -54,6 +60,18 @@ _EXCERPT = 500  # characters of context shown around the current chunk
 _CACHED_CHUNKINGS = 16  # (source, budget, overlap) results kept: a few slider steps each way
 
 
+def acl_text(acl, acl_parts) -> str:
+    """A chunk's access in words: its groups (any of them), or every part's groups.
+
+    ``acl_text(None, (("employees",), ("sre",)))`` -> 'all of: (employees) and (sre)'
+    """
+    def one(groups):
+        return "missing" if groups is None else ", ".join(groups) or "nobody"
+    if acl_parts is not None:
+        return "all of: " + " and ".join(f"({one(p)})" for p in acl_parts)
+    return one(acl)
+
+
 class Chunking(NamedTuple):
     """Everything a (source, budget, overlap) gives that a move would otherwise recompute."""
 
@@ -62,7 +80,8 @@ class Chunking(NamedTuple):
     chunk_spans: list[tuple[int, int]]
     window_spans: list[tuple[int, int]]
     extra: tuple[int, int]  # characters stored more than once: chunks, windows
-    unreadable: int  # windows whose ACL intersection is empty
+    mixed: int  # windows over sections with different ACLs (all of them apply)
+    acl_cut: int  # windows when they are cut at every change of ACL
 
 
 class StructureExplorer(widgets.VBox):
@@ -130,7 +149,8 @@ class StructureExplorer(widgets.VBox):
         extra = tuple(total_length(spans) - union_length(spans)
                       for spans in (chunk_spans, window_spans))
         found = Chunking(chunks, windows, chunk_spans, window_spans, extra,
-                         sum(w.acl == () for w in windows))
+                         sum(w.acl_parts is not None for w in windows),
+                         len(acl_window_chunks(source, size, overlap)))
         self._chunkings[key] = found
         if len(self._chunkings) > _CACHED_CHUNKINGS:
             self._chunkings.popitem(last=False)
@@ -165,14 +185,16 @@ class StructureExplorer(widgets.VBox):
             ratio = extra / n if n else 0.0
             rows.append((label, f"{len(chunks)} chunks, duplication ratio {ratio:.4f} "
                                 f"({extra} characters stored twice)"))
-        rows.append(("windows readable by nobody",
-                     f"{self.chunking.unreadable} (they mix ACL sections)"))
+        rows.append(("windows that mix ACLs",
+                     f"{self.chunking.mixed} (a reader needs a group of every section's ACL)"))
+        rows.append(("windows cut at ACL changes",
+                     f"{self.chunking.acl_cut} windows, each with one ACL"))
         if self.chunks:
             c = self.chunks[self.chunk_slider.value - 1]
             rows += [("current chunk", f"{c.ordinal + 1} of {len(self.chunks)}: characters "
                                        f"{c.start} to {c.end}, kind {c.kind}"),
                      ("heading path", " > ".join(c.heading_path) or "(none)"),
-                     ("ACL", "missing" if c.acl is None else ", ".join(c.acl) or "nobody")]
+                     ("ACL", acl_text(c.acl, c.acl_parts))]
         return rows
 
 
