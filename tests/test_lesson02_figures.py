@@ -96,7 +96,7 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
     ("The chunk size is **24 characters**", lesson.PART1_SIZE == 24),
     ("At 300 characters the splitter needs 9 chunks where fixed windows need 8",
      compare_strategies(PASSAGE, 300)["recursive"]["chunks"] == 9),
-    ("the median chunk has 279 characters instead of 300, and the lengths spread from 80 to 298. "
+    ("The median chunk has 279 characters instead of 300, and the lengths spread from 80 to 298. "
      "In exchange it cuts 1 sentence instead of 6.",
      (stats(300)["median"], fixed(300)["median"], stats(300)["min"], stats(300)["max"],
       stats(300)["sentences_cut"], fixed(300)["sentences_cut"]) == (279, 300, 80, 298, 1, 6)),
@@ -123,7 +123,7 @@ QUIZ_CLAIMS = [
      max(e - s for s, e in merge_spans(recursive_split(PASSAGE, 300), 300)) <= 300),
     ("find returns the first occurrence, so three chunks claim the same source span",
      [("Same. Same. Same.").find(c) for c in ("Same. ", "Same. ", "Same.")] == [0, 0, 0]),
-    ("the median chunk has 279 characters instead of 300, and the lengths spread from 80 to 298",
+    ("The median chunk has 279 characters instead of 300, and the lengths spread from 80 to 298",
      (stats(300)["median"], stats(300)["min"], stats(300)["max"]) == (279, 80, 298)),
     ("(1 of 26 instead of 6)",
      (stats(300)["sentences_cut"], fixed(300)["sentences_cut"]) == (1, 6)),
