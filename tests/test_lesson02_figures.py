@@ -96,7 +96,7 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
     ("The chunk size is **24 characters**", lesson.PART1_SIZE == 24),
     ("At 300 characters the splitter needs 9 chunks where fixed windows need 8",
      compare_strategies(PASSAGE, 300)["recursive"]["chunks"] == 9),
-    ("The median chunk has 279 characters instead of 300, and the lengths spread from 80 to 298. "
+    ("the median chunk has 279 characters instead of 300, and the lengths spread from 80 to 298. "
      "In exchange it cuts 1 sentence instead of 6.",
      (stats(300)["median"], fixed(300)["median"], stats(300)["min"], stats(300)["max"],
       stats(300)["sentences_cut"], fixed(300)["sentences_cut"]) == (279, 300, 80, 298, 1, 6)),
