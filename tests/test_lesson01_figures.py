@@ -164,7 +164,7 @@ QUIZ_CLAIMS = [
     ("Three windows end at 900 and miss the last 100 units; the fourth, (900, 1000), holds them",
      fixed_windows(1000, 300)[-1] == (900, 1000)),
     ("[CLS] and [SEP] take two of its 256 positions", MINILM_SPECIAL_TOKENS == 2),
-    ("here it is the only one that does",
+    ("the last, shorter one is the only one that fits",
      [p <= PIECES_READ for p, _ in minilm_reads(PASSAGE, windows("cl100k_tokens", 256))]
      == [False] * 4 + [True]),
 ]

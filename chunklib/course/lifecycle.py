@@ -228,7 +228,7 @@ QUIZ = [
                   "The old index was deleted first: there are no old results to give."),
             "B": ("Slower answers while it works, but complete ones.",
                   "Nothing holds the content that is not re-embedded yet."),
-            "C": ("An empty, then a partial index, and never an error at all.",
+            "C": ("An index that is empty, then partial, and no error at all.",
                   "Answers miss content without any error, and a crash half way leaves the "
                   "index that way. Build the new generation in the shadow, check it, switch the "
                   "published pointer in one step, and keep the old one for a rollback."),

@@ -195,8 +195,9 @@ QUIZ = [
                   "ends has nothing to do with how many word pieces it holds."),
             "D": ("No, but only one chunk overflows: a word piece and a cl100k token are about "
                   "the same size.",
-                  "Word pieces are usually shorter than cl100k tokens, so most chunks overflow; "
-                  "only the last, shorter chunk fits: here it is the only one that does."),
+                  "Word pieces are usually shorter than cl100k tokens, so the same chunk holds "
+                  "more of them: 4 of the 5 chunks overflow, and the last, shorter one is the "
+                  "only one that fits."),
         },
         "B",
     ),
