@@ -40,7 +40,7 @@ class Question:
 def questions(lesson: str) -> list[Question]:
     """The quiz of ``lesson`` (module name under chunklib.course).
 
-    ``len(questions("overlap"))`` -> 5
+    ``len(questions("overlap"))`` -> 6
     """
     return list(importlib.import_module(f"chunklib.course.{lesson}").QUIZ)
 

@@ -159,17 +159,19 @@ QUIZ_CLAIMS = [
     ("12 code points make windows (0, 10) and (10, 12), and offset 10 falls inside the fourth "
      "emoji", fixed_windows(12, 10) == [(0, 10), (10, 12)] and 9 < 10 < 12),
     ("It reads one window of at most 256 positions", MINILM_MAX_SEQ_LENGTH == 256),
+    ("K = ⌈1000 / 300⌉ = 4, and the last holds 1000 − 3·300",
+     (len(fixed_windows(1000, 300)), 1000 - 3 * 300) == (4, 100)),
     ("Three windows end at 900 and miss the last 100 units; the fourth, (900, 1000), holds them",
      fixed_windows(1000, 300)[-1] == (900, 1000)),
     ("[CLS] and [SEP] take two of its 256 positions", MINILM_SPECIAL_TOKENS == 2),
-    ("here it is the only one that does",
+    ("the last, shorter one is the only one that fits",
      [p <= PIECES_READ for p, _ in minilm_reads(PASSAGE, windows("cl100k_tokens", 256))]
      == [False] * 4 + [True]),
 ]
 
 OPTION_CLAIMS = [  # the right options' texts, by chunklib
-    ("100: K = ⌈1000 / 300⌉ = 4, and the last holds 1000 − 3·300",
-     (len(fixed_windows(1000, 300)), 1000 - 3 * 300) == (4, 100)),
+    ("100: the units left after three full chunks",
+     [e - s for s, e in fixed_windows(1000, 300)] == [300, 300, 300, 100]),
 ]
 
 

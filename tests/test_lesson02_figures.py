@@ -123,7 +123,7 @@ QUIZ_CLAIMS = [
      max(e - s for s, e in merge_spans(recursive_split(PASSAGE, 300), 300)) <= 300),
     ("find returns the first occurrence, so three chunks claim the same source span",
      [("Same. Same. Same.").find(c) for c in ("Same. ", "Same. ", "Same.")] == [0, 0, 0]),
-    ("the median chunk has 279 characters instead of 300, and the lengths spread from 80 to 298",
+    ("The median chunk has 279 characters instead of 300, and the lengths spread from 80 to 298",
      (stats(300)["median"], stats(300)["min"], stats(300)["max"]) == (279, 80, 298)),
     ("(1 of 26 instead of 6)",
      (stats(300)["sentences_cut"], fixed(300)["sentences_cut"]) == (1, 6)),

@@ -38,9 +38,17 @@ QUIZ_CLAIMS = [
      and w.window_spans(1000, 200, 50)[:2] == [(0, 200), (150, 350)]),
     ("A 150-unit span at 149 to 299 overshoots chunk (0, 200)",
      not whole_in_some_chunk(1000, 200, 50, 149, 299)),
-    ("the chunk starting at 750 already reaches 1000",
+    ("The chunk starting at 750 already reaches 1000",
      w.window_spans(1000, 250, 100)[-1] == (750, 1000)),
     ("The last start below 1000 is 900", list(range(0, 1000, 150))[-1] == 900),
+    # question 6, the seed page's: the stride of C = 200, O = 50 and its two wrong options
+    ("The stride is the chunk size minus the overlap, 200 − 50: each chunk starts 150 units "
+     "after the previous one, and its first 50 units repeat the last 50 of that one",
+     w.stride(200, 50) == 150 and w.window_spans(1000, 200, 50)[:2] == [(0, 200), (150, 350)]),
+    ("Chunks 250 apart would leave 50 units between two chunks that no chunk holds",
+     {b - (a + 200) for a, b in zip(range(0, 1000, 250), range(250, 1000, 250))} == {50}),
+    ("Chunks 50 apart would hold each unit 4 times",
+     sum(s <= 500 < e for s, e in w.window_spans(1000, 200, 150)) == 4),
 ]
 
 

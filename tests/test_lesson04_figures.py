@@ -130,7 +130,7 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
 QUIZ_CLAIMS = [
     ("0.0048 for the structure-aware chunks and 0.1093 for the fixed windows.",
      (r4(S_DUP), r4(W_DUP)) == ("0.0048", "0.1093")),
-    ("one paragraph, 1596 characters long, is the only element over budget, so 100 characters "
+    ("One paragraph, 1596 characters long, is the only element over budget, so 100 characters "
      "are stored twice", OVERSIZED == [1596] and repeated(S_SPANS) == 100),
     ("The 24 windows repeat 100 characters at each of their 23 joins: 2300",
      len(WINDOWS) == 24 and repeated(W_SPANS) == 2300),

@@ -91,10 +91,22 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
     ("A document has 10 chunks, one paragraph each", cl.ordinal_ids_moved(10, 3) == (7, 0)),
 ]
 
+
+def ordinal_ids_shift(n, at):
+    """Old ids by ordinal; after inserting at ``at``, chunk j >= at sits at j + 1."""
+    old = [("guide", j) for j in range(n)]
+    moved = [("guide", j + (j >= at)) for j in range(n)]
+    return (all(moved[j] == old[j + 1] for j in range(at, n - 1)) and moved[-1] not in old
+            and ("guide", at) == old[at] and moved[:at] == old[:at])
+
+
 QUIZ_CLAIMS = [
     ("40-chunk document", cl.ordinal_ids_moved(40, 2)[0] == 38),
     ("The 38 chunks from ordinal 2 on", cl.ordinal_ids_moved(40, 2) == (38, 0)),
     ("The heading above six chunks", SECTION == 6),
+    # question 1 with source_id + ordinal ids: each moved chunk takes its successor's old id
+    ("it takes the id its successor had, and the last one gets an id that was never used; the "
+     "new paragraph takes the old id of ordinal 2", ordinal_ids_shift(40, 2)),
 ]
 
 

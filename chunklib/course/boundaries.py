@@ -88,16 +88,16 @@ QUIZ = [
         "in that order and merges the pieces up to the chunk size. Can a chunk still end "
         "inside a sentence?",
         {
-            "A": ("No: the hierarchy always cuts at sentence ends before anything else.",
+            "A": ("No: the hierarchy always cuts at sentence ends before it cuts at a space.",
                   "The hierarchy is a list of strings, not a sentence splitter: \". \" comes "
                   "third, and a piece still too long falls through to \" \", between any two "
                   "words."),
-            "B": ("Yes: a sentence longer than the chunk size has to be cut, and \". \" misses "
-                  "sentences that end in ! or ? or at a line break.",
-                  "on the passage at 200 characters the splitter still cuts 3 of its 26 "
-                  "sentences. Only a chunk size of at least the longest sentence (227 "
-                  "characters here) makes a split without cuts possible at all."),
-            "C": ("Only when every separator is switched off.",
+            "B": ("Yes: a sentence longer than the chunk size is one case of several.",
+                  "Such a sentence has to be cut, and \". \" also misses sentences that end in ! "
+                  "or ? or at a line break: on the passage at 200 characters the splitter still "
+                  "cuts 3 of its 26 sentences. Only a chunk size of at least the longest "
+                  "sentence (227 characters here) makes a split without cuts possible at all."),
+            "C": ("Only when every separator in the list is switched off.",
                   "With all four separators on, 200-character chunks still cut 3 of the 26 "
                   "sentences of the passage."),
             "D": ("Only with a chunk size smaller than the longest word.",
@@ -110,18 +110,19 @@ QUIZ = [
         "After `merge_spans(recursive_split(text, 300, separators), 300)`, how long can a chunk "
         "be, in characters?",
         {
-            "A": ("Up to 300 plus the length of the last piece that was merged in.",
+            "A": ("Up to 300 plus the length of the last piece merged in.",
                   "A piece is merged in only when next_end − current_start ≤ 300, that is when "
                   "the merged chunk still fits."),
             "B": ("Up to 600: two pieces of up to 300 each can be merged.",
                   "Two pieces merge only when the result is at most 300 long."),
             "C": ("Any length: merging keeps a long sentence whole.",
-                  "recursive_split hard-cuts anything that no separator makes short enough, so no "
-                  "piece is longer than 300, and merging never makes a chunk longer than that."),
-            "D": ("At most 300: every piece fits, and a merge happens only when the result fits.",
-                  "merging tests next_end − current_start ≤ size before it extends a chunk, "
-                  "so the budget holds. (A span that was already longer than the size stays "
-                  "alone: merge_spans never shortens anything.)"),
+                  "The function recursive_split hard-cuts anything that no separator makes "
+                  "short enough, so no piece is longer than 300, and merging never makes a "
+                  "chunk longer than that."),
+            "D": ("At most 300, whatever the text and the separators.",
+                  "Every piece fits, and merging tests next_end − current_start ≤ size before "
+                  "it extends a chunk, so the budget holds. (A span that was already longer "
+                  "than the size stays alone: merge_spans never shortens anything.)"),
         },
         "D",
     ),
@@ -130,16 +131,16 @@ QUIZ = [
         "`\"Same. Same. Same.\"`, and a helper recovers each start with `text.find(chunk)`. "
         "Which starts does it report?",
         {
-            "A": ("0, 6 and 12, the true starts.",
-                  "find knows nothing about the chunk before: it returns the first place "
-                  "where the string occurs."),
-            "B": ("0 and 6, then −1 for the last chunk, which has no space after it.",
-                  "\"Same.\" does occur in the text (at 0, among other places); find returns −1 "
-                  "only for a string that does not occur at all."),
-            "C": ("0, 0 and 0: every copy is found at the first one.",
-                  "find returns the first occurrence, so three chunks claim the same source "
-                  "span and citations point at the wrong sentence. Offsets must be computed "
-                  "while splitting, as every function in this lesson does."),
+            "A": ("0, 6 and 12: find goes on from the last match.",
+                  "Each call of find starts from the beginning of the text and knows nothing "
+                  "about the chunk before: it returns the first place where the string occurs."),
+            "B": ("0 and 6, then −1: the last has no space after it.",
+                  "The string \"Same.\" does occur in the text (at 0, among other places); find "
+                  "returns −1 only for a string that does not occur at all."),
+            "C": ("0, 0 and 0: every copy is found at the very first one.",
+                  "Python's find returns the first occurrence, so three chunks claim the same "
+                  "source span and citations point at the wrong sentence. Offsets must be "
+                  "computed while splitting, as every function in this lesson does."),
             "D": ("An error: find cannot search text that repeats.",
                   "It searches fine; it just always returns the first match."),
         },
@@ -150,17 +151,18 @@ QUIZ = [
         "\", and the next begins with \"Amara Osei, a retired botanist\". How does "
         "boundary_quality count that chunk end?",
         {
-            "A": ("As clean: split_sentences has no abbreviation list, so \"Dr.\" ends a sentence.",
-                  "a metric computed from sentence spans is only as good as the sentence "
-                  "splitter. Here it reports a clean cut that separates a name from its "
-                  "sentence, so read the chunk ends, not just the score."),
-            "B": ("As a cut, because \"Dr.\" is an abbreviation.",
+            "A": ("As clean: by the sentence spans, a sentence ends there.",
+                  "The sentence splitter has no abbreviation list, so \"Dr.\" followed by a "
+                  "space ends a sentence. A metric computed from sentence spans is only as good "
+                  "as the sentence splitter: here it reports a clean cut that separates a name "
+                  "from its sentence, so read the chunk ends, not just the score."),
+            "B": ("As a cut: split_sentences knows that \"Dr.\" is an abbreviation.",
                   "Nothing in split_sentences knows abbreviations: \"Dr.\" followed by a space "
                   "ends a sentence like any other full stop."),
             "C": ("Not at all: it is left out like the last chunk's end.",
                   "Only the last chunk's end is left out (it is the end of the text); every "
                   "other end counts."),
-            "D": ("As clean, and rightly so: a cut after an abbreviation loses nothing.",
+            "D": ("As clean, and rightly so: a cut there loses nothing.",
                   "It loses the link between \"The idea came from\" and the name; a reader of "
                   "either chunk alone cannot tell whose idea it was."),
         },
@@ -170,7 +172,7 @@ QUIZ = [
         "On the passage at 300 characters, fixed windows give 8 chunks and recursive splitting "
         "with merging gives 9. Why more chunks?",
         {
-            "A": ("Recursive splitting repeats text between chunks.",
+            "A": ("Recursive splitting repeats some text between chunks.",
                   "Its chunks tile the text exactly: nothing is repeated, nothing skipped."),
             "B": ("Recursive splitting counts tokens, fixed windows characters.",
                   "Both count characters here; split_text counts tokens only when you pass a "
@@ -178,8 +180,8 @@ QUIZ = [
             "C": ("Merging stops too early; a better merge would give 8.",
                   "Greedy merging already takes as many pieces as fit; a chunk can only end where "
                   "a piece ends."),
-            "D": ("Its chunks end only where a separator is, so most stop short of 300.",
-                  "the median chunk has 279 characters instead of 300, and the lengths spread "
+            "D": ("Its chunks end only at separators, so most are under 300.",
+                  "The median chunk has 279 characters instead of 300, and the lengths spread "
                   "from 80 to 298: slightly more chunks buy far fewer cut sentences (1 of 26 "
                   "instead of 6)."),
         },

@@ -180,16 +180,17 @@ QUIZ = [
         "100. A colleague raises the overlap to 150 'because more overlap always helps'. What "
         "does the experiment show?",
         {
-            "A": ("Completeness rises: every extra character of overlap can only add evidence.",
+            "A": ("Completeness rises: more overlap can only add evidence.",
                   "It fell to 23/39. Changing the overlap moves every window boundary, so some "
                   "evidence that fitted before is now cut; and the duplication ratio rose from "
                   "0.316 to 0.573."),
-            "B": ("Completeness fell to 23/39 while the index duplication rose from 0.316 to "
-                  "0.573: the step does not pay, so the stopping rule stops at 100.",
-                  "overlap helps only with evidence cut at a boundary, and every step moves "
-                  "all the boundaries; measure each step and stop when completeness gains too "
-                  "little for the duplication it adds."),
-            "C": ("Nothing changes: the same chunks are retrieved.",
+            "B": ("Completeness falls, while the index grows larger.",
+                  "Completeness fell to 23/39 while the index duplication rose from 0.316 to "
+                  "0.573: the step does not pay, so the stopping rule stops at 100. Overlap "
+                  "helps only with evidence cut at a boundary, and every step moves all the "
+                  "boundaries; measure each step and stop when completeness gains too little "
+                  "for the duplication it adds."),
+            "C": ("Nothing changes: the same chunks are still retrieved.",
                   "Every window boundary moves, so the chunks, their scores and the hits all "
                   "change."),
             "D": ("Duplication falls, because fewer chunks are needed.",
@@ -206,14 +207,14 @@ QUIZ = [
             "A": ("Merge them: the text is the same, so keeping both wastes context.",
                   "Similar text is not the test. Different ACLs mean different readers; a "
                   "merged span would carry one ACL for text the other group may not read."),
-            "B": ("Keep one at random and drop the other.",
+            "B": ("Keep one of them at random and drop the other copy.",
                   "Dropping loses provenance: the citation and the permission of the dropped "
                   "chunk are gone."),
-            "C": ("Keep them apart: hits merge only with equal source, revision and ACL, and "
-                  "each keeps its own provenance and score.",
-                  "merge neighbours only within one source, revision and ACL; text "
+            "C": ("Keep them apart, each with its own provenance and score.",
+                  "Hits merge only with equal source, revision and ACL, and the ACLs differ "
+                  "here. Merge neighbours only within one source, revision and ACL; text "
                   "similarity alone would merge what must stay apart."),
-            "D": ("Merge them if their embeddings are close enough.",
+            "D": ("Merge them if their embeddings are close enough to each other.",
                   "Closeness of meaning says nothing about source, version or permission; it "
                   "is the same mistake as comparing strings."),
         },
@@ -224,17 +225,17 @@ QUIZ = [
         "twice, through two index entries), and the evidence is (60, 110). What is the span "
         "precision?",
         {
-            "A": ("50 / 150: the evidence characters over the characters of the merged hits.",
+            "A": ("50 / 150: evidence over the characters of the merged hits.",
                   "That ignores duplicates: the reader gets (50, 150) twice and pays for both "
                   "copies, so precision must show it."),
-            "B": ("50 / 50 = 1.0: all evidence is covered.",
+            "B": ("50 / 50 = 1.0: all of the evidence is covered by the hits.",
                   "That is the recall. Precision asks how much of what was retrieved is "
                   "evidence."),
-            "C": ("50 / 300: the covered characters over every retrieved character, "
-                  "duplicates counted.",
-                  "precision divides by Σ|r| = 100 + 100 + 100, so overlap and repeats "
-                  "between hits lower it, which is the cost they put on the context."),
-            "D": ("50 / 100: the covered characters over the first hit's length.",
+            "C": ("50 / 300: covered over every retrieved character.",
+                  "Precision divides the covered characters by Σ|r| = 100 + 100 + 100, "
+                  "duplicates counted, so overlap and repeats between hits lower it, which is "
+                  "the cost they put on the context."),
+            "D": ("50 / 100: covered characters over the first hit's length.",
                   "Precision is over all k hits, not the first one."),
         },
         "C",
@@ -247,14 +248,13 @@ QUIZ = [
             "A": ("Nothing: percentages are the standard way to compare.",
                   "Without the counts a reader cannot tell that 3 points here are a single "
                   "question out of 39."),
-            "B": ("It hides that the difference is one question of 39: report 30/39 against "
-                  "29/39.",
-                  "with 39 questions one question moves the rate by 2.6 points, less than "
-                  "what moving the window boundaries does by itself; counts show the size of "
-                  "the evidence."),
+            "B": ("It hides that the gap is just a single question out of 39.",
+                  "Report 30/39 against 29/39: with 39 questions one question moves the rate by "
+                  "2.6 points, less than what moving the window boundaries does by itself; "
+                  "counts show the size of the evidence."),
             "C": ("It should give more decimals: 76.92 % against 74.36 %.",
                   "More decimals suggest more precision than 39 questions hold."),
-            "D": ("It should report recall instead.",
+            "D": ("It should report recall instead of completeness.",
                   "Recall is a different measure; the problem is hiding how few questions "
                   "stand behind the rates."),
         },
@@ -264,17 +264,18 @@ QUIZ = [
         "Every result in this lesson comes from term-overlap retrieval. What do they tell you "
         "about the same strategies with an embedding model?",
         {
-            "A": ("Nothing directly: rerun the evaluation with the embedding retriever, on the "
-                  "same questions and evidence.",
-                  "term overlap rewards long chunks (more words, more matches) and exact "
+            "A": ("Nothing certain: the ranking may change with the scorer.",
+                  "Term overlap rewards long chunks (more words, more matches) and exact "
                   "words; an embedding compresses a chunk into one vector and may prefer "
-                  "short, focused chunks. The harness transfers, the numbers may not."),
+                  "short, focused chunks. Rerun the evaluation with the embedding retriever, on "
+                  "the same questions and evidence: the harness transfers, the numbers may "
+                  "not."),
             "B": ("The same ranking of strategies, since the chunks are the same.",
                   "The chunks are the same, but the scorer decides the ranking; a different "
                   "scorer can reverse it."),
             "C": ("Embeddings always do better, so every strategy improves equally.",
                   "Neither part holds in general; measure it."),
-            "D": ("Only the ACL results change.",
+            "D": ("Only the ACL results change; the ranking stays the same.",
                   "ACL filtering happens before scoring and does not depend on the scorer; "
                   "the ranking does."),
         },
@@ -288,16 +289,16 @@ QUIZ = [
             "A": ("Expand anyway: the child was authorized, so its parent is too.",
                   "The ACL check must run again for what is actually returned; otherwise the "
                   "expansion leaks the restricted subsection."),
-            "B": ("Do not expand to that parent: check its ACL again and keep the child alone "
-                  "when the subject may not read the whole parent.",
-                  "authorization applies to the text that reaches the model, so parent "
-                  "expansion (like merging) re-checks the ACL."),
-            "C": ("Expand and remove the restricted sentences later, when the answer is shown.",
-                  "By then the model has read them: filtering at display time is too late."),
-            "D": ("Expand the parent once for each child that points to it.",
+            "B": ("Expand the parent once for each child that points to it.",
                   "A parent is expanded once however many children point to it; and this one "
                   "must not be expanded at all."),
+            "C": ("Expand now, and remove the restricted sentences when the answer is shown.",
+                  "By then the model has read them: filtering at display time is too late."),
+            "D": ("Check the ACL again, and return only the child if it fails.",
+                  "Authorization applies to the text that reaches the model, so parent "
+                  "expansion (like merging) re-checks the ACL; when the subject may not read "
+                  "the whole parent, the child is returned alone."),
         },
-        "B",
+        "D",
     ),
 ]

@@ -162,10 +162,12 @@ QUIZ = [
             "A": ("Only the new chunk gets a new id; the others keep theirs.",
                   "The new chunk takes ordinal 2, so the chunk that had ordinal 2 now has 3, "
                   "and so on to the end."),
-            "B": ("The 38 chunks from ordinal 2 on each take the id their predecessor had, so "
-                  "stored citations and vectors now point at other text.",
-                  "an ordinal says where a chunk sits, not what it holds. Store it for "
-                  "reading order, and derive the id from the chunk's own content."),
+            "B": ("The 38 chunks from ordinal 2 on all get different ids.",
+                  "Each of them moves one place on, so it takes the id its successor had, "
+                  "and the last one gets an id that was never used; the new paragraph takes the "
+                  "old id of ordinal 2. Stored citations and vectors now point at other text. "
+                  "An ordinal says where a chunk sits, not what it holds: store it for reading "
+                  "order, and derive the id from the chunk's own content."),
             "C": ("Nothing changes, because ordinals are stored with each chunk.",
                   "Storing the ordinal is right, but here it is the id, and every later "
                   "ordinal moved."),
@@ -182,17 +184,16 @@ QUIZ = [
             "A": ("Nothing: the parent check runs before the user sees anything.",
                   "The child was already matched and scored against the query; its score, its "
                   "text in logs or a reranker, and the result count all come before that check."),
-            "B": ("Only performance: the parent has to be fetched for every child.",
+            "B": ("Only performance: the parent is fetched for every child.",
                   "The cost is real, but the problem is what the child search touches."),
-            "C": ("Children inherit the ACL automatically, so nothing.",
+            "C": ("Nothing, because children inherit the ACL of their parent.",
                   "Nothing is inherited unless the index stores it: a child row without an ACL "
                   "is unprotected, or, fail-closed, unreadable."),
-            "D": ("Child vectors of a section the user may not read already match and score "
-                  "the query: every child needs its own ACL, checked before scoring, and "
-                  "expansion to the parent checks again.",
-                  "authorization has to hold for every row the search touches, and parent "
-                  "expansion or neighbour merging checks again, because a parent can hold "
-                  "children the user may not read."),
+            "D": ("Children the user may not read are still matched and scored.",
+                  "Authorization has to hold for every row the search touches: every child "
+                  "needs its own ACL, checked before scoring, and expansion to the parent (or "
+                  "merging neighbours) checks again, because a parent can hold children the "
+                  "user may not read."),
         },
         "D",
     ),
@@ -200,17 +201,19 @@ QUIZ = [
         "A search scores every chunk, keeps the top 5 and then removes the ones the user may "
         "not read. Which two problems does this cause?",
         {
-            "A": ("Unauthorized chunks were scored (and can reach logs, rerankers or timing), and "
-                  "the user can get fewer than 5 results while more readable matches exist.",
-                  "filter first, then score: only readable chunks are ever scored, and the top "
-                  "k is taken among them, so k readable results come back when they exist."),
+            "A": ("Unreadable chunks are scored, and fewer than 5 may come back.",
+                  "The unauthorized chunks were scored, so they can reach logs, rerankers or "
+                  "timing, and the user can get fewer than 5 results while more readable "
+                  "matches exist. Filter first, then score: only readable chunks are ever "
+                  "scored, and the top k is taken among them, so k readable results come back "
+                  "when they exist."),
             "B": ("None, as long as the removed chunks are never displayed.",
                   "Display is the last place a leak can happen, not the first; scores and logs "
                   "already depended on the unauthorized text."),
             "C": ("It is slower, but returns the same results as filtering first.",
                   "Not the same results: if 4 of the top 5 are removed, one result is left, "
                   "though other readable chunks ranked 6th and later would have filled k."),
-            "D": ("Only the ranking order changes.",
+            "D": ("Only the ranking order of the remaining results changes.",
                   "The order of what remains is the same; what is lost is the count and the "
                   "confidentiality."),
         },
@@ -221,14 +224,14 @@ QUIZ = [
         "re-chunks and re-embeds everything into a new one for three hours. What do readers "
         "get meanwhile?",
         {
-            "A": ("The old results until the script finishes.",
+            "A": ("The old index's results until the script finishes.",
                   "The old index was deleted first: there are no old results to give."),
-            "B": ("Slower answers, but complete ones.",
+            "B": ("Slower answers while it works, but complete ones.",
                   "Nothing holds the content that is not re-embedded yet."),
-            "C": ("An index that is empty and then partial: answers miss content without any "
-                  "error, and a crash half way leaves it that way.",
-                  "build the new generation in the shadow, check it, switch the published "
-                  "pointer in one step, and keep the old one for a rollback."),
+            "C": ("An index that is empty, then partial, and no error at all.",
+                  "Answers miss content without any error, and a crash half way leaves the "
+                  "index that way. Build the new generation in the shadow, check it, switch the "
+                  "published pointer in one step, and keep the old one for a rollback."),
             "D": ("An error for every query until the new index is ready.",
                   "A missing document gives no error; the search just finds less."),
         },
@@ -238,33 +241,34 @@ QUIZ = [
         "The heading above six chunks is renamed; their bodies do not change. With this "
         "course's ids, which of these change for the six chunks?",
         {
-            "A": ("Their chunk ids, and so everything else.",
+            "A": ("Their chunk ids, and with them everything else.",
                   "The chunk id is derived from the body's element, span and content, which "
                   "did not change."),
-            "B": ("Their retrieval hashes, index entry ids and vectors; the chunk ids stay.",
-                  "the heading path is part of the retrieval text, so the retrieval hash, the "
-                  "index entry and the vector change; a citation by chunk id still works."),
-            "C": ("Nothing: the body is the same, so the old vectors are still right.",
+            "B": ("Only their ordinals, since the outline has changed.",
+                  "A rename inserts and removes nothing, so no ordinal moves."),
+            "C": ("Nothing: the body is the same, so the vectors still hold.",
                   "The vector was made from the retrieval text, heading included: keeping it "
                   "leaves search matching the old heading."),
-            "D": ("Only their ordinals.",
-                  "A rename inserts and removes nothing, so no ordinal moves."),
+            "D": ("Their retrieval hashes, index entry ids and vectors.",
+                  "The heading path is part of the retrieval text, so the retrieval hash, the "
+                  "index entry and the vector change. The chunk ids stay, and a citation by "
+                  "chunk id still works."),
         },
-        "B",
+        "D",
     ),
     Question(
         "A chunk arrives at the indexer with no ACL at all (the field is missing, not empty). "
         "What should the indexer do?",
         {
-            "A": ("Keep it out of the published index until it has an ACL: missing means nobody "
-                  "may read it.",
-                  "fail-closed: a missing ACL is a bug upstream, and the safe reading of a bug "
-                  "is 'no access'. Store it, report it, do not publish it."),
-            "B": ("Publish it readable by everyone in the tenant.",
+            "A": ("Keep it out of the published index until it has an ACL.",
+                  "Fail-closed: a missing ACL is a bug upstream, and the safe reading of a bug "
+                  "is 'no access', so nobody may read the chunk. Store it, report it, do not "
+                  "publish it."),
+            "B": ("Publish it as readable by every group in the tenant.",
                   "That turns every upstream mistake into a leak."),
-            "C": ("Give it the source's default ACL.",
+            "C": ("Give it the source's default ACL, then publish it as usual.",
                   "The default may be wider than the section's real rule: guessing can leak."),
-            "D": ("Publish it, since search filters by tenant anyway.",
+            "D": ("Publish it, since search already filters by tenant anyway.",
                   "The tenant filter keeps other customers out, not other groups of this one."),
         },
         "A",

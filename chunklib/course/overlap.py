@@ -30,18 +30,21 @@ CHECKS = {
     "ex2_stored": Check(lambda: stored_positions(1000, 250, 100), _STORED),
 }
 
+#: The seed page's quiz question: the stride for these C and O.
+SEED_SIZE, SEED_OVERLAP = 200, 50
+
 QUIZ = [
     Question(
         "A long document is cut into chunks of 1000 tokens with 200 tokens of overlap (20 %). "
         "About how much more than the document does the index store?",
         {
-            "A": ("20 % more, the overlap's share of a chunk.",
-                  "20 % is the share of each chunk that repeats, but storage is measured "
-                  "against the document: each chunk brings only 800 new tokens."),
-            "B": ("25 % more: every 800 new tokens cost 1000 stored ones.",
-                  "the stride is 800, so the document needs about N / 800 chunks of "
+            "A": ("About 20 % more: the overlap's share of each chunk.",
+                  "That is the share of each chunk that repeats, 200 of 1000, but storage is "
+                  "measured against the document: each chunk brings only 800 new tokens."),
+            "B": ("About 25 % more: the chunk size over the stride.",
+                  "The stride is 800, so the document needs about N / 800 chunks of "
                   "1000, that is 1000 / 800 = 1.25 times the document."),
-            "C": ("200 tokens more in total, one overlap per document.",
+            "C": ("About 200 tokens more: one overlap per document.",
                   "Every boundary repeats 200 tokens, not just one: the cost grows with the "
                   "number of chunks."),
             "D": ("Nothing more: overlap only moves where chunks start.",
@@ -59,8 +62,8 @@ QUIZ = [
                   "(0, 200), and chunk (150, 350) starts one token after it."),
             "B": ("Every span of at most 200 units, the chunk size.",
                   "A span of 200 units fits only if it starts exactly at a chunk start."),
-            "C": ("Every span of at most 51 units, that is O + 1.",
-                  "a span of O + 1 units starting anywhere fits in the last chunk that "
+            "C": ("Every span of at most 51 units, that is O + 1 units.",
+                  "A span of O + 1 units starting anywhere fits in the last chunk that "
                   "starts at or before it; one more unit can fall off the end."),
             "D": ("Every span of at most 150 units, the stride.",
                   "A 150-unit span at 149 to 299 overshoots chunk (0, 200), and chunk "
@@ -72,18 +75,19 @@ QUIZ = [
         "A chunk holds the table row `production | 4 | SRE` but not the table's header row, so "
         "a search for 'replica count' misses it. What fixes this?",
         {
-            "A": ("Adding the heading path and table header to the text used for search.",
-                  "overlap repeats only the neighbouring units; context that sits "
-                  "elsewhere (a header, a heading) has to be added on purpose, kept apart from "
-                  "the citable text (lesson 4)."),
-            "B": ("More overlap, so the header is repeated into the next chunk.",
+            "A": ("Search text that adds the heading path and table header.",
+                  "Overlap repeats only the neighbouring units; context that sits elsewhere (a "
+                  "header, a heading) has to be added on purpose, kept apart from the citable "
+                  "text (lesson 4)."),
+            "B": ("More overlap, so that the header is repeated into the next chunks.",
                   "Overlap repeats the last O units of the previous chunk, not the table's "
                   "header; rows far below the header never see it."),
-            "C": ("20 % overlap, the usual default.",
+            "C": ("Overlap of 20 %, the usual default, on every chunk.",
                   "No amount of overlap is a default that fixes missing context; it costs "
                   "storage for every chunk and helps only at boundaries."),
-            "D": ("Smaller chunks.",
-                  "Smaller chunks separate the row from its header even more often."),
+            "D": ("Smaller chunks, so that the row weighs more in its vector.",
+                  "Smaller chunks separate the row from its header even more often, and the "
+                  "row alone still does not say what its columns mean."),
         },
         "A",
     ),
@@ -91,15 +95,16 @@ QUIZ = [
         "A loop `for start in range(0, n, size - overlap)` makes chunks "
         "`(start, min(start + size, n))`. What does it give for N = 1000, C = 250, O = 100?",
         {
-            "A": ("The same 6 chunks as the formula.",
+            "A": ("6 chunks, the same as the formula gives.",
                   "The range keeps going after a chunk has reached the end."),
-            "B": ("5 chunks: it misses the end of the document.",
+            "B": ("5 chunks, missing the end of the document.",
                   "The last start below 1000 is 900, so the end is reached, twice."),
-            "C": ("It never stops.",
-                  "range always stops; a while-loop that never advances is what loops."),
-            "D": ("7 chunks: the 7th, (900, 1000), lies wholly inside (750, 1000).",
-                  "the chunk starting at 750 already reaches 1000, so the one at 900 "
-                  "repeats it. Stop once a chunk reaches the end."),
+            "C": ("No chunks at all: the loop never stops.",
+                  "A range always stops; a while-loop that never advances is what loops."),
+            "D": ("7 chunks, one of them a redundant tail.",
+                  "The chunk starting at 750 already reaches 1000, so the 7th, (900, 1000), "
+                  "lies wholly inside (750, 1000) and repeats it. Stop once a chunk reaches the "
+                  "end."),
         },
         "D",
     ),
@@ -110,11 +115,32 @@ QUIZ = [
             "A": ("1200: 1000 new plus 200 repeated.",
                   "The overlap is part of the 1000, not added to it: the chunk size is the "
                   "maximum a chunk holds."),
-            "B": ("1000, of which 800 are new and 200 repeat the previous chunk.",
-                  "C bounds the chunk; the stride C − O counts the new tokens."),
-            "C": ("800: the overlap is subtracted.",
-                  "800 is how far the next chunk moves, not what a chunk holds."),
+            "B": ("1000: 800 new and 200 repeated ones.",
+                  "C bounds the chunk, overlap included: 800 tokens are new and 200 repeat the "
+                  "previous chunk. The stride C − O counts the new tokens."),
+            "C": ("800: the repeated 200 are subtracted.",
+                  "That is the stride, how far the next chunk moves, not what a chunk holds."),
         },
         "B",
+    ),
+    Question(
+        f"With size {SEED_SIZE} and overlap {SEED_OVERLAP}, what is the stride?",
+        {
+            "A": (f"{SEED_SIZE + SEED_OVERLAP}",
+                  f"That is the chunk size plus the overlap, {SEED_SIZE} + {SEED_OVERLAP}. "
+                  f"Chunks {SEED_SIZE + SEED_OVERLAP} apart would leave "
+                  f"{SEED_SIZE + SEED_OVERLAP - SEED_SIZE} units between two chunks that no "
+                  "chunk holds: the overlap must be taken away, not added."),
+            "B": (f"{SEED_OVERLAP}",
+                  f"That is the overlap itself, the part each chunk shares with the one before. "
+                  f"Chunks {SEED_OVERLAP} apart would hold each unit "
+                  f"{SEED_SIZE // SEED_OVERLAP} times."),
+            "C": (f"{stride(SEED_SIZE, SEED_OVERLAP)}",
+                  f"The stride is the chunk size minus the overlap, {SEED_SIZE} − "
+                  f"{SEED_OVERLAP}: each chunk starts {stride(SEED_SIZE, SEED_OVERLAP)} units "
+                  f"after the previous one, and its first {SEED_OVERLAP} units repeat the last "
+                  f"{SEED_OVERLAP} of that one."),
+        },
+        "C",
     ),
 ]

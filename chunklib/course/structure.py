@@ -234,12 +234,12 @@ QUIZ = [
             "B": ("Only storage: each chunk gets a few characters longer.",
                   "Storage is the small cost. The citation now passes derived context off as "
                   "the source's text, and `text` no longer equals `source[start:end]`."),
-            "C": ("A citation now quotes words that do not stand at the row's span; the context "
-                  "belongs in `retrieval_text`, and `text` stays the exact source slice.",
-                  "a citation must be checkable against the source. Search gets the context "
-                  "through `retrieval_text`; the heading and the header row keep their own spans "
-                  "and can be cited from there."),
-            "D": ("Search gets worse, because headings add noise.",
+            "C": ("Citations now quote words that do not stand at the row's span.",
+                  "A citation must be checkable against the source, so `text` stays the exact "
+                  "source slice and the context belongs in `retrieval_text`. Search gets the "
+                  "context from there; the heading and the header row keep their own spans and "
+                  "can be cited from there."),
+            "D": ("Search gets worse, because the headings add noise to rows.",
                   "The heading path usually helps search: the bare row does not say that 4 is "
                   "a replica count. The mistake is where it is written, not that it is added."),
         },
@@ -250,23 +250,25 @@ QUIZ = [
         "overlap of 100. A colleague estimates the duplication of each as overlap / size, 10 %. "
         "What does chunklib measure?",
         {
-            "A": ("About 10 % for both, as estimated.",
-                  "overlap / size assumes that every chunk boundary repeats O characters. The "
-                  "structure-aware strategy repeats text only inside an element it had to "
-                  "hard-split."),
-            "B": ("0.0048 for the structure-aware chunks and 0.1093 for the fixed windows.",
-                  "one paragraph, 1596 characters long, is the only element over budget, so "
+            "A": ("0.0048 for the structure-aware chunks and 0.1093 for the fixed windows.",
+                  "One paragraph, 1596 characters long, is the only element over budget, so "
                   "100 characters are stored twice. The 24 windows repeat 100 characters at each "
                   "of their 23 joins: 2300, more than 10 % because each window brings only "
                   "1000 − 100 = 900 new characters."),
-            "C": ("0 for the structure-aware chunks: sections never overlap.",
+            "B": ("About 10 % for both, just as overlap / size estimates.",
+                  "The estimate overlap / size assumes that every chunk boundary repeats O "
+                  "characters. The structure-aware strategy repeats text only inside an element "
+                  "it had to hard-split."),
+            "C": ("0 for the structure-aware chunks, since sections never overlap, and 10 % for "
+                  "the windows.",
                   "Sections do not overlap, but an element longer than the budget is cut into "
                   "overlapping pieces, and the guide has one."),
-            "D": ("Less than 10 % for the windows, because the last window is short.",
+            "D": ("Under 10 % for the fixed windows, because their last window is shorter than "
+                  "the rest.",
                   "A short last window lowers the total a little, but every window adds only "
                   "900 new characters, so the repeated share is close to 100 / 900, above 10 %."),
         },
-        "B",
+        "A",
     ),
     Question(
         "An index stores one hash per chunk, `content_sha256` of `text`, and re-embeds a chunk "
@@ -280,12 +282,14 @@ QUIZ = [
                   "The citable text is unchanged, but the vector was computed from the "
                   "retrieval text, whose heading path line is now out of date."),
             "C": ("The row gets a new chunk id, so its old vector is dropped.",
-                  "chunklib derives the chunk id from the content, not from the heading path: "
+                  "In chunklib the chunk id comes from the content, not from the heading path: "
                   "renaming a heading keeps every body chunk's id (lesson 5)."),
-            "D": ("It goes stale: it was embedded from the retrieval text, whose hash changed; "
-                  "store `retrieval_sha256` apart and re-embed when it changes.",
-                  "the two hashes answer two questions: `content_sha256` whether the citable "
-                  "text changed, `retrieval_sha256` whether the input of the vector did."),
+            "D": ("It stays, though it no longer matches the retrieval text.",
+                  "The vector was embedded from the retrieval text, whose heading path line "
+                  "changed, but this index watches only the content hash. The two hashes answer "
+                  "two questions: `content_sha256` whether the citable text changed, "
+                  "`retrieval_sha256` whether the input of the vector did. Store both and "
+                  "re-embed when the second changes."),
         },
         "D",
     ),
@@ -294,8 +298,8 @@ QUIZ = [
         "and the start of 'Environment Matrix' (readable by sre only). Which groups may the "
         "window be shown to?",
         {
-            "A": ("Only groups that may read both sections; here no group, so nobody.",
-                  "a reader may see the window only if every part of it is allowed, so the "
+            "A": ("Only to readers whom each of the two sections allows.",
+                  "A reader may see the window only if every part of it is allowed, so the "
                   "window gets the groups the sections share: none. Fail-closed, it is "
                   "readable by nobody, like 6 of the guide's 24 windows; section chunks never "
                   "mix two ACLs."),
@@ -305,7 +309,7 @@ QUIZ = [
             "C": ("employees: the section where the window starts.",
                   "Then the part of the window that comes from the SRE-only section leaks to "
                   "every employee."),
-            "D": ("Whichever section fills most of the window.",
+            "D": ("Whichever section's groups fill the larger part of the window.",
                   "The smaller part would still leak: a permission is not decided by majority."),
         },
         "A",
@@ -316,14 +320,14 @@ QUIZ = [
             "A": ("Each chunk repeats the last sentence of the previous chunk.",
                   "No sentence is repeated between the chunks; the setting only changes what "
                   "is compared when the splitter looks for break points."),
-            "B": ("To compare neighbouring sentences, it embeds each one together with one "
-                  "sentence on either side; the chunks do not overlap.",
-                  "`buffer_size` groups sentences for the similarity test that finds the break "
-                  "points. It is not overlap: every sentence ends up in exactly one chunk."),
+            "B": ("It embeds each sentence with one neighbour on either side.",
+                  "To find break points the splitter compares neighbouring sentences, each "
+                  "embedded together with one sentence on either side. It is not overlap: every "
+                  "sentence ends up in exactly one chunk."),
             "C": ("It reserves room for one more sentence in every chunk.",
                   "It has nothing to do with the budget: it smooths the comparison, it does "
                   "not size the chunks."),
-            "D": ("It limits every chunk to one sentence.",
+            "D": ("It caps every chunk at one sentence, the smallest unit.",
                   "A chunk holds every sentence between two break points, however many."),
         },
         "B",
@@ -337,11 +341,11 @@ QUIZ = [
             "B": ("Nowhere: generated text must never reach an index.",
                   "Generated context can help search; the rule is to keep it apart and "
                   "traceable, not to forbid it."),
-            "C": ("In `retrieval_text` (or a field of its own), with the model and prompt "
-                  "versions recorded, the original `text` kept, and a new `retrieval_sha256` so "
-                  "the vector is rebuilt.",
-                  "generated context is derived data: you must know which model and prompt "
-                  "wrote it, be able to rebuild it, and cite only the source."),
+            "C": ("In `retrieval_text`, with the model and prompt recorded.",
+                  "Generated context is derived data: keep the original `text` for citations, "
+                  "record which model and prompt versions wrote the context so that it can be "
+                  "rebuilt, and give the chunk a new `retrieval_sha256` so that its vector is "
+                  "rebuilt too."),
             "D": ("In `text`, with a new `content_sha256` to record the change.",
                   "A new hash records the change but does not undo it: the citable text would "
                   "still hold words the source does not."),

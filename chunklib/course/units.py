@@ -82,18 +82,19 @@ QUIZ = [
         "`chunk_size=1000` with the default length function, Python's `len`. How much of the "
         "token budget does a full chunk of this lesson's passage use?",
         {
-            "A": ("All of it: 1000 characters are about 1000 tokens.",
+            "A": ("All of it: a character costs about one token.",
                   "A cl100k token is usually a short word with its leading space, several "
                   "characters long: the first 1000 characters of the passage hold 215 tokens."),
-            "B": ("About a fifth: the first 1000 characters of the passage hold 215 tokens.",
-                  "the chunks are far smaller than the budget allows. Counted in tokens, the "
+            "B": ("About a fifth: a token spans several characters.",
+                  "The chunks are far smaller than the budget allows. Counted in tokens, the "
                   "first chunk would run to character 4721."),
-            "C": ("More than all of it: 1000 characters overflow 1000 tokens.",
+            "C": ("More than all of it: the chunk overflows the budget.",
                   "It is the other way round: one token holds several characters, so a "
                   "character budget is the smaller one."),
-            "D": ("It depends on the language only, not on the text.",
-                  "The language matters, but so does the text: numbers, code, emoji and rare "
-                  "words cost more tokens per character. Measure on your own documents."),
+            "D": ("About half: a token is roughly two characters.",
+                  "English prose averages well over two characters per cl100k token, because "
+                  "a token is often a whole word. Numbers, code, emoji and rare words cost more "
+                  "tokens per character, so measure on your own documents."),
         },
         "B",
     ),
@@ -101,39 +102,41 @@ QUIZ = [
         "A 1500-character chunk (the passage's first) goes to all-MiniLM-L6-v2 through "
         "sentence-transformers. What happens to the text beyond the model's limit?",
         {
-            "A": ("The model raises an error, so the mistake shows at once.",
-                  "sentence-transformers cuts the input to the model's max_seq_length, 256 word "
-                  "pieces with [CLS] and [SEP], without an error. (Some hosted embedding APIs do "
-                  "refuse over-long input; either way the budget belongs to the model.)"),
-            "B": ("The model embeds the text in two halves and averages the two vectors.",
+            "A": ("The vector stands for the first 254 word pieces only, characters 0 to 1184.",
+                  "The rest is silently ignored: a question answered by the last 316 "
+                  "characters can never match this chunk's vector, and nothing warns you."),
+            "B": ("The model embeds the text in windows of 256 positions and averages them.",
                   "Some pipelines build that themselves; the model does not. It reads one "
                   "window of at most 256 positions."),
-            "C": ("The vector stands for the first 254 word pieces only, characters 0 to 1184; "
-                  "the rest is silently ignored.",
-                  "a question answered by the last 316 characters can never match this "
-                  "chunk's vector, and nothing warns you."),
-            "D": ("The model compresses the text to fit, so every word still counts.",
+            "C": ("The model raises an error, so an over-long chunk is noticed at once.",
+                  "The sentence-transformers library cuts the input to the model's "
+                  "max_seq_length, 256 word pieces with [CLS] and [SEP], without an error. (Some "
+                  "hosted embedding APIs do refuse over-long input; either way the budget "
+                  "belongs to the model.)"),
+            "D": ("The model compresses the text to fit its 256 positions, so every word counts.",
                   "An encoder reads a fixed number of positions; what does not fit is dropped, "
                   "not compressed."),
         },
-        "C",
+        "A",
     ),
     Question(
         "A user types the four-letter word café into a form. In Python, `len(word)` is 5 and "
         "`word[3]` is `'e'`. What happened?",
         {
-            "A": ("The é was typed as an e followed by a combining accent (U+0301): two code "
-                  "points, one visible character.",
-                  "Python counts code points, not what the reader sees. unit_spans finds two "
-                  "units there, 'cafe' and the lone accent; unicodedata.normalize('NFC', word) "
-                  "joins them into one é and a length of 4."),
-            "B": ("Python's len counts UTF-8 bytes.",
-                  "len of a str counts code points; this word is 6 bytes in UTF-8."),
+            "A": ("The é was typed as an e followed by a combining accent.",
+                  "That accent (U+0301) is a code point of its own, and Python counts code "
+                  "points, not what the reader sees. unit_spans finds two units there, 'cafe' "
+                  "and the lone accent; unicodedata.normalize('NFC', word) joins them into one "
+                  "é and a length of 4."),
+            "B": ("Python's len counts UTF-8 bytes, and é takes two of them.",
+                  "The len of a str counts code points, not bytes; this word is 6 bytes in "
+                  "UTF-8."),
             "C": ("Python always stores an accented letter as two characters.",
                   "Only when the text holds it that way: a precomposed é (U+00E9) is one code "
                   "point, and len('café') is then 4."),
-            "D": ("The form appended an invisible newline.",
-                  "A newline would sit at the end, not make word[3] an e without its accent."),
+            "D": ("The form added an invisible character to the end of the word.",
+                  "A character at the end would leave word[3] an é; here the e has lost its "
+                  "accent to the next position."),
         },
         "A",
     ),
@@ -144,15 +147,15 @@ QUIZ = [
             "A": ("One chunk: four visible characters fit in 10.",
                   "Python sees 12 code points: each 👩‍💻 is 👩, an invisible zero-width joiner "
                   "(U+200D) and 💻."),
-            "B": ("Three chunks, because it counts UTF-8 bytes.",
-                  "len counts code points, not bytes (the text is 44 bytes in UTF-8)."),
-            "C": ("It raises an error: emoji are not text.",
+            "B": ("Five chunks, because it counts UTF-8 bytes.",
+                  "Python's len counts code points, not bytes (the text is 44 bytes in UTF-8)."),
+            "C": ("None: it raises an error, as emoji are not text.",
                   "Emoji are ordinary Unicode text. Nothing complains; the cut just lands "
                   "inside one."),
-            "D": ("Two chunks, cutting the fourth emoji apart: the first ends with 👩, the "
-                  "second starts with the joiner and 💻.",
-                  "12 code points make windows (0, 10) and (10, 12), and offset 10 falls "
-                  "inside the fourth emoji, so each chunk shows a broken piece of it."),
+            "D": ("Two chunks, with the cut falling inside the fourth emoji.",
+                  "The 12 code points make windows (0, 10) and (10, 12), and offset 10 falls "
+                  "inside the fourth emoji: the first chunk ends with 👩, the second starts "
+                  "with the joiner and 💻, and each shows a broken piece of it."),
         },
         "D",
     ),
@@ -165,8 +168,9 @@ QUIZ = [
             "B": ("About 333: the units are spread evenly over the chunks.",
                   "Some chunkers balance their sizes; fixed windows fill each window before "
                   "starting the next."),
-            "C": ("100: K = ⌈1000 / 300⌉ = 4, and the last holds 1000 − 3·300.",
-                  "the first three chunks hold 300 each and the fourth what is left."),
+            "C": ("100: the units left after three full chunks.",
+                  "K = ⌈1000 / 300⌉ = 4, and the last holds 1000 − 3·300: the first three "
+                  "chunks hold 300 each and the fourth what is left."),
             "D": ("0: a fourth window would be empty, so there are three.",
                   "Three windows end at 900 and miss the last 100 units; the fourth, (900, "
                   "1000), holds them. No window is ever empty: when C divides N exactly, the "
@@ -178,18 +182,22 @@ QUIZ = [
         "A chunker counts cl100k tokens and is set to 256, the same number as "
         "all-MiniLM-L6-v2's limit. Is everything it embeds read whole by that model?",
         {
-            "A": ("Yes: 256 tokens fit in a limit of 256.",
+            "A": ("Yes: 256 cl100k tokens fit in a limit of 256, so the model reads them all.",
                   "Both say 256, but they count different units: a budget belongs to the model "
                   "that reads the text."),
             "B": ("No: on the passage 4 of its 5 chunks are longer than the 254 word pieces the "
                   "model reads.",
-                  "the model counts its own word pieces, and [CLS] and [SEP] take two of its "
+                  "The model counts its own word pieces, and [CLS] and [SEP] take two of its "
                   "256 positions. Count with the model's tokenizer and leave room for both."),
-            "C": ("Yes, as long as no chunk cuts a sentence.",
-                  "Where a chunk ends has nothing to do with how many word pieces it holds."),
-            "D": ("No, but only the last chunk overflows, because it is shorter.",
-                  "A shorter chunk is the one most likely to fit; here it is the only one that "
-                  "does."),
+            "C": ("Yes, as long as no chunk cuts a sentence, since the model reads sentence by "
+                  "sentence.",
+                  "The model reads whatever text it is given, up to its limit. Where a chunk "
+                  "ends has nothing to do with how many word pieces it holds."),
+            "D": ("No, but only one chunk overflows: a word piece and a cl100k token are about "
+                  "the same size.",
+                  "Word pieces are usually shorter than cl100k tokens, so the same chunk holds "
+                  "more of them: 4 of the 5 chunks overflow, and the last, shorter one is the "
+                  "only one that fits."),
         },
         "B",
     ),
