@@ -4,8 +4,8 @@ import nbformat
 import pytest
 
 from chunklib import windows as w
-from chunklib.intervals import duplication_ratio
 from chunklib.course import overlap
+from chunklib.intervals import duplication_ratio
 from tests.nbgrading import lesson_notebook
 
 NB = nbformat.read(lesson_notebook("03-overlap"), as_version=4)
