@@ -112,7 +112,8 @@ def _notebook_replay() -> dict[str, object]:
     index.rollback()
     deleted = update(index, [], embedder, deleted=["deploy-faq"])
     return {"first": first, "scored": len(seen), "renamed": renamed, "failed": failed,
-            "published": published, "faq_entries": len(deleted.plan["tombstone"]), "stored": len(index.chunks(first.generation))}
+            "published": published, "faq_entries": len(deleted.plan["tombstone"]),
+            "stored": len(index.chunks(first.generation))}
 
 
 def _explorer(edit: str, section: tuple[str, ...] = MATRIX):
