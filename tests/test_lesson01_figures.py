@@ -20,6 +20,7 @@ from chunklib.tokens import (
     MINILM_MAX_SEQ_LENGTH,
     MINILM_SPECIAL_TOKENS,
     token_spans,
+    _minilm,
     truncated_at,
     wordpiece_spans,
 )
@@ -126,6 +127,9 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
      == (4721, 215, 4.7)),
     ("it reads at most 256 word pieces (its `max_seq_length`), two of which are its markers "
      "`[CLS]` and `[SEP]`", (MINILM_MAX_SEQ_LENGTH, MINILM_SPECIAL_TOKENS) == (256, 2)),
+    ("defaults to the model's `max_seq_length`, so a full chunk at the default is two word "
+     "pieces longer than the model reads",  # LangChain strips [CLS] and [SEP] before counting
+     len(_minilm().encode("runbook").ids) - len(wordpiece_spans("runbook")) == 2),
     ("But it was trained on inputs of at most 128 word pieces, so text between 128 and 256",
      TRAINED == 128),
     ("On the passage the model stops reading at character 1184", truncated_at(PASSAGE) == 1184),
