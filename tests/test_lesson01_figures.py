@@ -19,8 +19,8 @@ from chunklib.sentences import split_sentences
 from chunklib.tokens import (
     MINILM_MAX_SEQ_LENGTH,
     MINILM_SPECIAL_TOKENS,
-    token_spans,
     _minilm,
+    token_spans,
     truncated_at,
     wordpiece_spans,
 )
