@@ -4,18 +4,22 @@
 quiz or Part 1 prompts that no claim below recomputes fails the suite.
 """
 
+import json
 import re
 import unicodedata
+from pathlib import Path
 
 import nbformat
 import pytest
 
+import chunklib
 from chunklib.budgets import minilm_reads, prefix_end, spans_of, units_within
 from chunklib.course import units as course
 from chunklib.sentences import split_sentences
 from chunklib.tokens import (
     MINILM_MAX_SEQ_LENGTH,
     MINILM_SPECIAL_TOKENS,
+    _minilm,
     token_spans,
     truncated_at,
     wordpiece_spans,
@@ -35,6 +39,8 @@ PASSAGE = sample_passage()
 TOKENS = token_spans(PASSAGE)
 SENTENCES = split_sentences(PASSAGE)
 PIECES_READ = MINILM_MAX_SEQ_LENGTH - MINILM_SPECIAL_TOKENS
+TRAINED = json.loads(Path(chunklib.__file__).with_name("data").joinpath(
+    "all-MiniLM-L6-v2.tokenizer.json").read_text(encoding="utf-8"))["truncation"]["max_length"]
 
 
 def windows(kind, size):
@@ -47,6 +53,10 @@ def overflowing(kind, size):
 
 def largest(kind, size):
     return max(p for p, _ in minilm_reads(PASSAGE, windows(kind, size)))
+
+
+def over_trained(kind, size):
+    return sum(1 for p, _ in minilm_reads(PASSAGE, windows(kind, size)) if p > TRAINED - 2)
 
 
 def cut(kind, size):
@@ -64,29 +74,36 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
     ("👩‍💻 is three", len(TECHNOLOGIST) == 3),
     ("🚨 takes three", len(token_spans("🚨")) == 3),
     ("an operations runbook of 5757 characters", len(PASSAGE) == 5757),
-    ("puts the first 1000 tokens into chunk 1. Where does chunk 1 end?",
+    ("puts the first 1000 tokens into the first chunk. Where does that chunk end?",
      fixed_windows(len(TOKENS), 1000)[0] == (0, 1000)),
     ("**C**: near character 4700", round(prefix_end(TOKENS, 1000), -2) == 4700
      and course.CHECKS["predict_reach"].expected() == "C"),
     ("1000 tokens are more than 5757 characters", len(TOKENS) > 1000),
-    ("`¦3` marks where chunk 3 begins", True),                       # notation, not a figure
-    ("choose **cl100k tokens** and **C = 1000**. The line above the chunk says where chunk 1 ends",
+    ("`¦3` marks where chunk 3 begins", len(windows("words", 200)) >= course.MARKER_EXAMPLE),
+    ("choose **cl100k tokens** and **C = 1000**. The line above the chunk says where the first "
+     "chunk ends",
      prefix_end(TOKENS, 1000) < len(PASSAGE)),
     ("With **word-like units** and **C = 200**", len(windows("words", 200)) > 1),
-    ("try **C = 30**: more, smaller chunks, and 36 of the 70 sentences are cut instead of 6",
-     (cut("words", 30), len(SENTENCES), cut("words", 200)) == (36, 70, 6)),
+    ("try **C = 30**: more, smaller chunks (41 of them), and 36 of the 70 sentences are cut "
+     "instead of 6", (len(windows("words", 30)), cut("words", 30), len(SENTENCES),
+                      cut("words", 200)) == (41, 36, 70, 6)),
     ("Choose **characters** and **C = 1500**. Every chunk has a dotted grey tail",
      overflowing("characters", 1500) == len(windows("characters", 1500))),
     ("reads only about the first 1200 characters of each",
      all(abs(n - 1200) <= 40 for n in read_lengths("characters", 1500))),
-    ("At **C = 1000** every chunk fits", overflowing("characters", 1000) == 0),
-    ("Choose **cl100k tokens** and **C = 260**, close to the model's limit of 256: 4 of the 5 "
-     "chunks overflow it", (overflowing("cl100k_tokens", 260),
-                            len(windows("cl100k_tokens", 260))) == (4, 5)
+    ("At **C = 1000** every chunk is read to its end (0 overflow)",
+     overflowing("characters", 1000) == 0),
+    ("Choose **cl100k tokens** and **C = 260**, close to the 256 word pieces the model reads: 4 "
+     "of the 5 chunks overflow it", (overflowing("cl100k_tokens", 260),
+                                     len(windows("cl100k_tokens", 260))) == (4, 5)
      and MINILM_MAX_SEQ_LENGTH == 256),
-    ("At **C = 250** they all fit, the largest with exactly the 254 word pieces the model reads",
+    ("At **C = 250** they are all read whole (0 overflow), the largest with 254 word pieces, "
+     "exactly the 254 the model reads",
      overflowing("cl100k_tokens", 250) == 0 and largest("cl100k_tokens", 250) == 254
      and PIECES_READ == 254),
+    ("the model was trained on inputs of at most 128 word pieces, and 5 of these 5 chunks are "
+     "longer than that", TRAINED == 128 and over_trained("cl100k_tokens", 250) == 5
+     and len(windows("cl100k_tokens", 250)) == 5),
     ("the three cl100k tokens that share the 🚨",
      [s for s in token_spans("The runbook's 🚨 alert: don't panic.") if s[1] == 15]
      == [(13, 15), (14, 15), (14, 15)]),
@@ -94,40 +111,56 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
     ("the word pieces `run` and `book`",
      [(s, e) for s, e in wordpiece_spans("The runbook's")][1:3] == [(4, 7), (7, 11)]),
     ("(an `e` followed by U+0301)", unicodedata.name("\u0301") == "COMBINING ACUTE ACCENT"),
-    ("Word-like units make two units of that café, three of the emoji and one of the whole "
-     "Japanese sentence", (len(unit_spans(FACE)), len(unit_spans(TECHNOLOGIST)),
-                           len(unit_spans(KANJI))) == (2, 3, 1)),
-    ("the embedding model drops the accent and reads the emoji as a single unknown piece",
+    ("Word-like units make two units of that café, three of the emoji and two of the Japanese "
+     "sentence: the whole text before the full stop is one run of word characters, and the full "
+     "stop `。` is a punctuation unit of its own",
+     (len(unit_spans(FACE)), len(unit_spans(TECHNOLOGIST)), len(unit_spans(KANJI + "。")))
+     == (2, 3, 2) and unit_spans(KANJI + "。") == [(0, len(KANJI)), (len(KANJI), len(KANJI) + 1)]
+     and course.UNICODE_DEMO.split(" ") == [FACE, TECHNOLOGIST, KANJI + "。"]),
+    ("The embedding model drops the accent and reads the emoji as a single unknown piece",
      wordpiece_spans(FACE) == [(0, 4)] and wordpiece_spans(TECHNOLOGIST) == [(0, 3)]),
-    ("The same budget of 1000, counted in each unit", True),         # the table's parameter
+    ("The same budget of 1000, counted in each unit",
+     "budget_table(passage, 1000)" in CODE and course.BUDGET == 1000),
     ("the first 1000 cl100k tokens reach character 4721, while the first 1000 characters hold "
      "only 215 tokens: about 4.7 characters per token",
      (prefix_end(TOKENS, 1000), units_within(TOKENS, 1000), round(len(PASSAGE) / len(TOKENS), 1))
      == (4721, 215, 4.7)),
-    ("reads at most 256 word pieces, two of which are its markers `[CLS]` and `[SEP]`",
-     (MINILM_MAX_SEQ_LENGTH, MINILM_SPECIAL_TOKENS) == (256, 2)),
-    ("On the passage it stops reading at character 1184", truncated_at(PASSAGE) == 1184),
+    ("it reads at most 256 word pieces (its `max_seq_length`), two of which are its markers "
+     "`[CLS]` and `[SEP]`", (MINILM_MAX_SEQ_LENGTH, MINILM_SPECIAL_TOKENS) == (256, 2)),
+    ("defaults to the model's `max_seq_length`, so a full chunk at the default is two word "
+     "pieces longer than the model reads",  # LangChain strips [CLS] and [SEP] before counting
+     len(_minilm().encode("runbook").ids) - len(wordpiece_spans("runbook")) == 2),
+    ("But it was trained on inputs of at most 128 word pieces, so text between 128 and 256",
+     TRAINED == 128),
+    ("On the passage the model stops reading at character 1184", truncated_at(PASSAGE) == 1184),
     ("All 4 chunks of 1500 characters overflow the model",
      overflowing("characters", 1500) == len(windows("characters", 1500)) == 4),
-    ("With 1000-character chunks every chunk fits (the largest has 218 word pieces)",
-     overflowing("characters", 1000) == 0 and largest("characters", 1000) == 218),
+    ("With 1000-character chunks every chunk is read to its end (the largest has 218 word "
+     "pieces), though 6 of the 6 are longer than the 128 word pieces of the model's training",
+     overflowing("characters", 1000) == 0 and largest("characters", 1000) == 218
+     and over_trained("characters", 1000) == len(windows("characters", 1000)) == 6),
     ("With windows of 200 word-like units, 6 of the passage's 70 sentences",
      (cut("words", 200), len(SENTENCES)) == (6, 70)),
     ("with windows of 30, 36", cut("words", 30) == 36),
     ("**Example 1**: the passage's N = 1204 word-like units, C = 200",
      course.part1_n("ex1") == len(unit_spans(PASSAGE)) == 1204),
-    ("**Example 2**: N = 1000 units, C = 250. Careful: C divides N.", 1000 % 250 == 0),
+    ("**Example 2**: N = 1000 units, C = 250. Careful: C divides N.",
+     course.PART1["ex2"] == (1000, 250) and course.part1_last("ex2") == 250),
     ("**Example 3**: the passage's N = 5757 characters, C = 1500",
      course.part1_n("ex3") == len(PASSAGE) == 5757),
     ("**Example 4**: the passage's N = 1229 cl100k tokens, C = 2000, a window larger than the "
      "text", course.part1_n("ex4") == len(TOKENS) == 1229 < 2000),
     ("`[]` for `n = 0`; `ValueError` for `size < 1`", fixed_windows(0, 1) == []),
-    ("cell of examples (1 point) and a cell of hidden tests with edge cases (2 points)", True),
+    ("cell of examples (1 point) and a cell of hidden tests with edge cases (2 points)",
+     {c.metadata["nbgrader"]["points"] for c in NB.cells
+      if c.metadata.get("nbgrader", {}).get("grade_id", "").startswith("test_")
+      and c.metadata["nbgrader"]["grade_id"].endswith(("_examples", "_hidden"))} == {1, 2}),
     ("**Question 5.** Fixed windows of C = 300 units over a document of N = 1000 units",
      fixed_windows(1000, 300)[-1] == (900, 1000)),
     ("**D**: 0: a fourth window would be empty, so there are three.",
      len(fixed_windows(1000, 300)) == 4),
-    ("**B**: About 333: the units are spread evenly", round(1000 / 3) == 333),
+    ("**B**: About 333: the units are spread evenly",
+     round(1000 / len(fixed_windows(1000, 300)[:-1])) == 333),
     ("**Question 1.** A team's budget is 1000 cl100k tokens per chunk, and its splitter is set "
      "to `chunk_size=1000`", units_within(TOKENS, 1000) < 1000),
     ("**Question 2.** A 1500-character chunk (the passage's first)",
@@ -135,7 +168,8 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
     ("the first 254 word pieces only, characters 0 to 1184",
      truncated_at(PASSAGE[:1500]) == 1184),
     ("`len(word)` is 5 and `word[3]` is `'e'`", len(FACE) == 5 and FACE[3] == "e"),
-    ("**Question 4.** A chunker promises 'at most 10 characters'", True),  # the question's size
+    ("**Question 4.** A chunker promises 'at most 10 characters'",
+     len(fixed_windows(len(TECHNOLOGIST * 4), 10)) == 2),
     ("set to 256, the same number as all-MiniLM-L6-v2's limit",
      overflowing("cl100k_tokens", 256) == 4),
     ("on the passage 4 of its 5 chunks are longer than the 254 word pieces the model reads",
@@ -157,7 +191,8 @@ QUIZ_CLAIMS = [
      len(TECHNOLOGIST * 4) == 12 and unicodedata.name("\u200d") == "ZERO WIDTH JOINER"),
     ("the text is 44 bytes in UTF-8", len((TECHNOLOGIST * 4).encode()) == 44),
     ("12 code points make windows (0, 10) and (10, 12), and offset 10 falls inside the fourth "
-     "emoji", fixed_windows(12, 10) == [(0, 10), (10, 12)] and 9 < 10 < 12),
+     "emoji", fixed_windows(len(TECHNOLOGIST * 4), 10) == [(0, 10), (10, 12)]
+     and (TECHNOLOGIST * 4)[9:12] == TECHNOLOGIST),
     ("It reads one window of at most 256 positions", MINILM_MAX_SEQ_LENGTH == 256),
     ("K = ⌈1000 / 300⌉ = 4, and the last holds 1000 − 3·300",
      (len(fixed_windows(1000, 300)), 1000 - 3 * 300) == (4, 100)),

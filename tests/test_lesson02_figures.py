@@ -85,7 +85,6 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
      max(e - s for s, e in SENT) == 227
      and all(stats(size, seps)["sentences_cut"] >= 1 for size in (20, 100, 220)
              for seps in (SEPS, (), (" ",)))),
-    ("(issue #21475)", True),  # LangChain add_start_index and str.find (FACTS.md)
     ("The text below has 83 characters in two paragraphs",
      len(P1) == 83 and len(paragraph_spans(P1)) == 2),
     ('are (0, 13) "Tea is ready.", (14, 36) "Milk is in the fridge." and (38, 83) "The kettle is '

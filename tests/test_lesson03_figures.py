@@ -5,10 +5,11 @@ import pytest
 
 from chunklib import windows as w
 from chunklib.course import overlap
+from chunklib.intervals import duplication_ratio
 from tests.nbgrading import lesson_notebook
 
 NB = nbformat.read(lesson_notebook("03-overlap"), as_version=4)
-PROSE = "\n".join(c.source for c in NB.cells if c.cell_type == "markdown")
+PROSE = " ".join(" ".join(c.source for c in NB.cells if c.cell_type == "markdown").split())
 QUIZ = "\n".join(why for q in overlap.QUIZ for _t, why in q.options.values())
 
 
@@ -16,17 +17,75 @@ def whole_in_some_chunk(n, size, o, start, end):
     return any(s <= start and end <= e for s, e in w.window_spans(n, size, o))
 
 
+def times(n, size, o):
+    counts = [0] * n
+    for s, e in w.window_spans(n, size, o):
+        for u in range(s, e):
+            counts[u] += 1
+    return counts
+
+
+def gaps_with_negative_overlap():
+    # the rule the functions refuse, done by hand: starts step by C − O > C
+    size, o, n = 200, -50, 1000
+    spans = [(s, min(s + size, n)) for s in range(0, n, size - o)]
+    covered = {u for s, e in spans for u in range(s, e)}
+    return len(covered) < n and all(b[0] > a[1] for a, b in zip(spans, spans[1:]))
+
+
+
 CLAIMS = [  # (text the lesson shows, is it true by chunklib)
     ("needs 100 chunks without overlap and 125 with it",
      w.n_chunks(100_000, 1000, 0) == 100 and w.n_chunks(100_000, 1000, 200) == 125),
     ("about 25 % more storage", round(w.duplication_factor(100_000, 1000, 200), 2) == 1.25),
-    ("Each chunk stores 1000\n  tokens, 800 of them new",
+    ("Each chunk stores 1000 tokens, 800 of them new",
      max(w.chunk_lengths(100_000, 1000, 200)) == 1000 and w.stride(1000, 200) == 800),
     ("**Example 1**: N = 1000, C = 200, O = 50", w.n_chunks(1000, 200, 50) == 7),
     ("K = ⌈N / C⌉", all(w.n_chunks(n, 10, 0) == -(-n // 10) for n in range(1, 50))),
-    ("the stored positions approach\n   N · C",
-     w.stored_positions(1000, 200, 199) == 1000 + (w.n_chunks(1000, 200, 199) - 1) * 199),
+    ("K = N − C + 1 = 801 full chunks, and the stored positions are exactly (N − C + 1) · C = "
+     "160200, 0.80 · N · C (N · C would be 200000)",
+     w.n_chunks(1000, 200, 199) == 1000 - 200 + 1 == 801
+     and set(w.chunk_lengths(1000, 200, 199)) == {200}
+     and w.stored_positions(1000, 200, 199) == 801 * 200 == 160_200
+     and f"{160_200 / (1000 * 200):.2f}" == "0.80"),
+    ("Only the 602 units from position C − 1 = 199 to N − C = 800 are stored C times; the first "
+     "199 and the last 199 units sit in fewer chunks",
+     [u for u, t in enumerate(times(1000, 200, 199)) if t == 200] == list(range(199, 801))
+     and times(1000, 200, 199)[0] == times(1000, 200, 199)[-1] == 1),
+    ("for **N = 1000, C = 200, O = 50** the stride is 200 − 50 = 150, and K = 1 + ⌈800 / 150⌉ = "
+     "**7** chunks start at 0, 150, …, 900; the last one holds 100 units. The stored positions "
+     "are 6 × 200 + 100 = **1300**, 1.3 times the document: overlap costs 30 % more storage here",
+     w.chunk_starts(1000, 200, 50) == list(range(0, 901, 150))
+     and w.chunk_lengths(1000, 200, 50) == [200] * 6 + [100]
+     and w.stored_positions(1000, 200, 50) == 1300
+     and w.duplication_factor(1000, 200, 50) == 1.3),
+    ("R = (stored positions − N) / N = 0.3 here, the duplication factor minus one",
+     duplication_ratio(w.window_spans(1000, 200, 50), 1000)
+     == pytest.approx(w.duplication_factor(1000, 200, 50) - 1) == pytest.approx(0.3)),
+    ("A negative overlap fails the other way: the stride is longer than C, so the units between "
+     "two chunks are in none of them", gaps_with_negative_overlap()),
+    ("the last one holds 100 units", w.last_chunk_length(1000, 200, 50) == 100),
 ]
+
+
+def test_the_worked_example_cell_checks_the_loop_count_with_chunklib():
+    code = [c.source for c in NB.cells if c.cell_type == "code"]
+    (cell,) = [c for c in code if "1 + ceil(max(0, N - C) / (C - O))" in c]
+    assert "window_spans(N, C, O)" in cell and "N, C, O = WORKED" in cell
+    assert overlap.WORKED == (1000, 200, 50)
+
+
+@pytest.mark.parametrize("text", [
+    "Overlap is not new evidence", "Chunk-size advice depends on the corpus and the retrieval task",
+    "It can also carry the end of the previous topic into the next chunk",
+    "it can return the same evidence twice"])
+def test_the_seed_pages_points_are_taught(text):
+    assert " ".join(text.split()) in " ".join(PROSE.split())
+
+
+def test_whats_next_points_forward():
+    (cell,) = [c.source for c in NB.cells if c.source.startswith("## What's next")]
+    assert "Lesson 4" in cell
 
 QUIZ_CLAIMS = [
     ("1000 / 800 = 1.25", w.duplication_factor(10**6, 1000, 200) == pytest.approx(1.25, 1e-3)),

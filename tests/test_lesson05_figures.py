@@ -146,3 +146,16 @@ def test_quiz_answers_vary():
     assert len(letters) >= 4 and len(set(letters)) >= 3
     for q in cl.QUIZ:
         assert all(why for _text, why in q.options.values())
+
+
+def test_an_inserted_paragraph_moves_ids_only_in_its_own_section():
+    from chunklib.widgets.lifecycle import NOTE
+
+    sentence = ("a paragraph inserted in one section, or a new source, changes no chunk id in any "
+                "other section. Inside the same section it can")
+    assert sentence in " ".join(PROSE.split())
+    rows = cl.inserted_paragraph_ids(NOTE)
+    assert len(rows) == len({c.heading_path for c in structure_chunks(GUIDE)})
+    assert all(outside == 0 for _path, _inside, outside in rows)  # the rule, on every section
+    # and why the sentence says "other": greedy merging moves a later boundary of the section
+    assert max(inside for _path, inside, _outside in rows) >= 2

@@ -4,16 +4,27 @@ Expected values are computed with ``chunklib.boundaries`` and ``chunklib.sentenc
 check runs; ``position_grid`` prints the hand-worked text with every character's offset, so
 the Part 1 counts can be done with pencil and paper.
 
-Leaves out: prose; the notebook ``notebooks/02-boundaries/boundaries.ipynb`` holds it.
+``figures()`` computes every number the lesson's Markdown states; ``tools/sync_prose.py``
+renders the templates in ``notebooks/02-boundaries/prose/`` with it.
+
+Leaves out: prose; the notebook ``notebooks/02-boundaries/boundaries.ipynb`` and its templates
+hold it.
 
     >>> CHECKS["fixed_k"].expected()
     4
 """
 
-from chunklib.boundaries import compare_strategies, recursive_split, split_text
+from chunklib.boundaries import (
+    DEFAULT_SEPARATORS,
+    compare_strategies,
+    recursive_split,
+    span_stats,
+    split_text,
+)
 from chunklib.quiz import Question
 from chunklib.selfcheck import Check
-from chunklib.sentences import split_sentences
+from chunklib.sentences import paragraph_spans, split_sentences
+from chunklib.tokens import wordpiece_count
 from chunklib.units import cut_sentences
 from chunklib.widgets.boundaries import inside_sentence, load_passage
 from chunklib.windows import text_windows
@@ -24,6 +35,64 @@ PART1_TEXT = "Tea is ready. Milk is in the fridge.\n\nThe kettle is broken, so b
 PART1_SIZE = 24
 #: The Part 1 second paragraph, as offsets (it starts after the blank line).
 PART1_PARAGRAPH_2 = (38, 83)
+
+
+#: The explorer's chunk size, and the sizes of the comparison table, in characters.
+EXPLORER_SIZE = 300
+SMALLER_SIZE = 200
+SIZES = (100, 200, 300, 400)
+#: The budget of the word-piece split, in all-MiniLM-L6-v2 word pieces.
+WORDPIECE_BUDGET = 64
+_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def figures() -> dict[str, object]:
+    """Every number lesson 2's Markdown states, computed with chunklib.
+
+    ``figures()["passage_chars"]`` -> '2,189'
+    """
+    passage = load_passage()
+    sentences = split_sentences(passage)
+    size = EXPLORER_SIZE
+
+    def split(at, separators=DEFAULT_SEPARATORS):
+        return span_stats(passage, split_text(passage, at, separators=separators), sentences)
+
+    def fixed(at):
+        return span_stats(passage, text_windows(passage, at, 0), sentences)
+
+    spans = split_text(passage, size)
+    cut_chunks = [i for i, (_, end) in enumerate(spans[:-1]) if inside_sentence(end, sentences)]
+    (cut_at,) = [(s, e) for s, e in sentences if s < spans[cut_chunks[0]][1] < e]
+    pieces = [e - s for s, e in recursive_split(passage, size) if e > s]
+    no_full_stop = tuple(sep for sep in DEFAULT_SEPARATORS if sep != ". ")
+    extra = [split(at)["chunks"] - fixed(at)["chunks"] for at in SIZES]
+    by_pieces = split_text(passage, WORDPIECE_BUDGET, length=wordpiece_count)
+    lo, hi = SIZES[0], SIZES[-1]
+    return {
+        "size": size, "passage_chars": f"{len(passage):,}", "sentences": len(sentences),
+        "paragraphs": len(paragraph_spans(passage)),
+        "fixed_k": fixed(size)["chunks"], "fixed_ends": fixed(size)["chunks"] - 1,
+        "fixed_cut": fixed(size)["sentences_cut"],
+        "fixed_quality": fixed(size)["boundary_quality"],
+        "split_k": split(size)["chunks"], "split_cut": split(size)["sentences_cut"],
+        "cut_chunk": cut_chunks[0] + 1, "cut_sentence": cut_at[1] - cut_at[0],
+        "no_full_stop_cut": split(size, no_full_stop)["sentences_cut"],
+        "pieces": len(pieces), "piece_min": min(pieces), "piece_max": max(pieces),
+        "smaller": SMALLER_SIZE, "smaller_k": split(SMALLER_SIZE)["chunks"],
+        "smaller_cut": split(SMALLER_SIZE)["sentences_cut"],
+        "longest_sentence": max(e - s for s, e in sentences),
+        "split_median": round(split(size)["median"]), "fixed_median": round(fixed(size)["median"]),
+        "split_min": split(size)["min"],
+        "split_max": split(size)["max"],
+        "lo": lo, "lo_split_cut": split(lo)["sentences_cut"],
+        "lo_fixed_cut": fixed(lo)["sentences_cut"],
+        "hi": hi, "hi_split_cut": _WORDS[split(hi)["sentences_cut"]].replace("zero", "none"),
+        "hi_fixed_cut": fixed(hi)["sentences_cut"],
+        "extra_min": _WORDS[min(extra)], "extra_max": _WORDS[max(extra)],
+        "budget": WORDPIECE_BUDGET, "budget_k": len(by_pieces),
+        "budget_largest": max(wordpiece_count(passage[s:e]) for s, e in by_pieces),
+    }
 
 
 def position_grid(text: str, width: int = 10) -> str:

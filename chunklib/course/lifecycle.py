@@ -6,7 +6,13 @@ data with ``chunklib.access`` and ``chunklib.lifecycle``. ``ordinal_ids_moved`` 
 document of one-paragraph chunks, how many existing chunks get another id when a paragraph is
 inserted, with ids made of source_id + ordinal and with the course's content-derived ids.
 
-Leaves out: prose; the notebook ``notebooks/05-lifecycle/lifecycle.ipynb`` holds it.
+``figures()`` computes every number the lesson's Markdown states, replaying the notebook's
+index cells and the explorer's edits; ``tools/sync_prose.py`` renders the templates in
+``notebooks/05-lifecycle/prose/`` with it. ``inserted_paragraph_ids`` checks the lesson's rule
+that a paragraph inserted in one section changes no chunk id in any other section.
+
+Leaves out: prose; the notebook ``notebooks/05-lifecycle/lifecycle.ipynb`` and its templates
+hold it.
 
     >>> CHECKS["ordinal_moved"].expected()
     7
@@ -16,12 +22,13 @@ from __future__ import annotations
 
 from chunklib.access import authorized, search
 from chunklib.elements import parse_elements
-from chunklib.fixture import Source, load_source
+from chunklib.fixture import Source, load_source, load_sources
 from chunklib.identity import H
-from chunklib.lifecycle import plan_update, rename_heading
+from chunklib.index import ChunkIndex
+from chunklib.lifecycle import FakeEmbedder, insert_paragraph, plan_update, rename_heading, update
 from chunklib.quiz import Question
 from chunklib.selfcheck import Check
-from chunklib.structure import structure_chunks
+from chunklib.structure import DEFAULT_SIZE, structure_chunks
 
 MATRIX = ("Deployment Guide", "Environment Matrix")
 #: The renamed heading of the Predict-first question.
@@ -55,6 +62,107 @@ PLAN_NEW = [{"chunk_id": "a", "retrieval_sha256": "r1", "acl": ["employees"]},
             {"chunk_id": "f", "retrieval_sha256": "r6", "acl": ["employees"]}]
 #: The hard-split element of Part 1 and the window asked about.
 SPLIT_SECTION = ("Deployment Guide", "Deploying to production", "Change windows and freezes")
+
+
+#: The ordinal-id example of the chapter context: (chunks in the document, ordinal inserted at).
+ORDINAL_EXAMPLE = (40, 2)
+#: The embedder call at which the notebook's failing build dies.
+FAIL_CALL = 3
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
+_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def inserted_paragraph_ids(paragraph: str = "A note added by an editor.") -> list[tuple]:
+    """For every section of the Deployment Guide: (heading path, old chunks of that section
+    whose id changes, old chunks of *other* sections whose id changes) when ``paragraph`` is
+    inserted below its heading. ``inserted_paragraph_ids()[0][2]`` -> 0
+    """
+    guide = load_source("deployment-guide")
+    old = structure_chunks(guide)
+    rows = []
+    for path in dict.fromkeys(c.heading_path for c in old):
+        new = {c.chunk_id for c in structure_chunks(insert_paragraph(guide, path, paragraph))}
+        changed = [c for c in old if c.chunk_id not in new]
+        rows.append((path, sum(c.heading_path == path for c in changed),
+                     sum(c.heading_path != path for c in changed)))
+    return rows
+
+
+def _notebook_replay() -> dict[str, object]:
+    """The notebook's index cells, run again: build, score, rename, a failed build, delete."""
+    index, embedder = ChunkIndex(), FakeEmbedder()
+    first = update(index, load_sources(), embedder)
+    seen = []
+    index.search("production replica count", "kestrel", ["employees"], k=5,
+                 score=lambda query, chunk: seen.append(chunk) or 1)
+    guide = load_source("deployment-guide")
+    renamed = update(index, [rename_heading(guide, MATRIX, RENAMED)], embedder)
+
+    def down(call):
+        if call == FAIL_CALL:
+            raise RuntimeError("the embedding service is down")
+
+    retitled = rename_heading(guide, MATRIX[:1], "Harbor " + MATRIX[0])
+    try:
+        update(index, [retitled], FakeEmbedder(hook=down), batch=8)
+    except RuntimeError:
+        pass
+    (failed,) = [g for g, state in index.generations().items() if state == "failed"]
+    published = index.published()
+    index.rollback()
+    deleted = update(index, [], embedder, deleted=["deploy-faq"])
+    return {"first": first, "scored": len(seen), "renamed": renamed, "failed": failed,
+            "published": published, "faq_entries": len(deleted.plan["tombstone"]),
+            "stored": len(index.chunks(first.generation))}
+
+
+def _explorer(edit: str, section: tuple[str, ...] = MATRIX):
+    """The plan and vector count of one explorer edit, built as a shadow of generation 1."""
+    from chunklib.widgets.lifecycle import make_edit  # the explorer's own edits
+
+    index, embedder = ChunkIndex(), FakeEmbedder()
+    sources = load_sources()
+    update(index, sources, embedder)
+    edited, deleted, _ = make_edit(sources, edit, section)
+    return update(index, edited, embedder, deleted=deleted, publish=False)
+
+
+def figures() -> dict[str, object]:
+    """Every number lesson 5's Markdown states, computed with chunklib.
+
+    ``figures()["section_chunks"]`` -> 6
+    """
+    from chunklib.widgets.lifecycle import QUERY
+
+    section, _kept = renamed_section_ids()
+    guide = load_source("deployment-guide")
+    matrix = [c for c in structure_chunks(guide) if c.heading_path[:2] == MATRIX]
+    replay = _notebook_replay()
+    rename, acl = _explorer("rename the heading"), _explorer("change the section's ACL")
+    insert = _explorer("insert a paragraph", ("Deployment Guide", "Overview"))
+    gone, top = _explorer("delete the source"), _explorer("rename the heading", MATRIX[:1])
+    doc, at = ORDINAL_EXAMPLE
+    first, renamed = replay["first"], replay["renamed"]
+    return {
+        "size": DEFAULT_SIZE, "section_chunks": section,
+        "matrix_paragraphs": _WORDS[sum(c.kind == "paragraph" for c in matrix)],
+        "matrix_rows": _WORDS[sum(c.kind == "table" for c in matrix)],
+        "first_generation": first.generation, "query": QUERY,
+        "rename_ids": len(rename.plan["add"]), "rename_entries": len(rename.plan["reembed"]),
+        "rename_vectors": rename.embedded,
+        "acl_entries": len(acl.plan["reindex"]), "acl_vectors": acl.embedded,
+        "insert_new": len(insert.plan["add"]), "insert_gone": len(insert.plan["tombstone"]),
+        "guide_chunks": len(gone.plan["tombstone"]), "top_vectors": len(top.plan["reembed"]),
+        "ordinal_doc": doc, "ordinal_word": _ORDINALS[at],
+        "ordinal_moved": ordinal_ids_moved(doc, at)[0],
+        "fixture_chunks": replay["stored"], "fixture_entries": first.entries,
+        "scored": replay["scored"],
+        "renamed_generation": renamed.generation,
+        "renamed_reembedded": len(renamed.plan["reembed"]),
+        "renamed_kept": len(renamed.plan["keep"]), "renamed_calls": renamed.embedded,
+        "fail_call": _ORDINALS[FAIL_CALL - 1], "failed_generation": replay["failed"],
+        "still_published": replay["published"], "faq_entries": replay["faq_entries"],
+    }
 
 
 def table_markdown(rows: list[dict], columns: list[str]) -> str:

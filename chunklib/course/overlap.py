@@ -2,15 +2,87 @@
 
 Expected values are computed with ``chunklib.windows`` when a check runs.
 
-Leaves out: prose; the notebook ``notebooks/03-overlap/overlap.ipynb`` holds it.
+``figures()`` computes every number the lesson's Markdown states; ``tools/sync_prose.py``
+renders the templates in ``notebooks/03-overlap/prose/`` with it.
+
+Leaves out: prose; the notebook ``notebooks/03-overlap/overlap.ipynb`` and its templates hold it.
 
     >>> CHECKS["ex1_k"].expected()
     7
 """
 
+from chunklib.intervals import duplication_ratio
 from chunklib.quiz import Question
 from chunklib.selfcheck import Check
-from chunklib.windows import last_chunk_length, n_chunks, stored_positions, stride
+from chunklib.windows import (
+    chunk_lengths,
+    chunk_starts,
+    duplication_factor,
+    last_chunk_length,
+    n_chunks,
+    stored_positions,
+    stride,
+    window_spans,
+)
+
+#: The worked example of the seed page: (N, C, O).
+WORKED = (1000, 200, 50)
+#: The exact fit of Part 1 and of the explorer's second thing to try: (N, C, O).
+EXACT_FIT = (1000, 250, 100)
+#: The long document of the "1200 tokens per chunk" myth: (N, C, O).
+MYTH = (100_000, 1000, 200)
+
+
+def times_stored(n: int, size: int, overlap: int) -> list[int]:
+    """How many chunks hold each unit, unit by unit.
+
+    ``times_stored(5, 3, 1)`` -> [1, 1, 2, 1, 1]
+    """
+    counts = [0] * n
+    for start, end in window_spans(n, size, overlap):
+        for unit in range(start, end):
+            counts[unit] += 1
+    return counts
+
+
+def figures() -> dict[str, object]:
+    """Every number lesson 3's Markdown states, computed with chunklib.
+
+    ``figures()["k"]`` -> 7
+    """
+    n, size, overlap = WORKED
+    starts, lengths = chunk_starts(n, size, overlap), chunk_lengths(n, size, overlap)
+    fig = {"n": n, "size": size, "overlap": overlap, "stride": stride(size, overlap),
+           "n_minus_c": n - size, "k": n_chunks(n, size, overlap),
+           "start_1": starts[0], "start_2": starts[1], "start_last": starts[-1],
+           "full_chunks": lengths.count(size), "last": lengths[-1],
+           "stored": stored_positions(n, size, overlap),
+           "extra_percent": round((stored_positions(n, size, overlap) - n) / n * 100),
+           "factor": duplication_factor(n, size, overlap),
+           "ratio_r": duplication_ratio(window_spans(n, size, overlap), n),
+           "guaranteed": overlap + 1, "no_overlap": 0}
+    fit_n, fit_size, fit_overlap = EXACT_FIT
+    fig.update({"fit_size": fit_size, "fit_overlap": fit_overlap,
+                "fit_end": window_spans(fit_n, fit_size, fit_overlap)[-1][1]})
+    top = size - 1  # the explorer keeps O below C
+    counts = times_stored(n, size, top)
+    full = [unit for unit, times in enumerate(counts) if times == size]
+    fig.update({"top_overlap": top, "top_stride": stride(size, top),
+                "top_k": n_chunks(n, size, top), "top_stored": stored_positions(n, size, top),
+                "top_share": stored_positions(n, size, top) / (n * size),
+                "n_times_c": n * size, "full_units": len(full),
+                "full_first": full[0], "full_last": full[-1],
+                "edge_before": full[0], "edge_after": n - 1 - full[-1]})
+    myth_n, myth_size, myth_overlap = MYTH
+    fig.update({"myth_n": myth_n, "myth_size": myth_size,
+                "myth_percent": round(myth_overlap / myth_size * 100),
+                "myth_stored": myth_size + myth_overlap,
+                "myth_new": stride(myth_size, myth_overlap),
+                "myth_k0": n_chunks(myth_n, myth_size, 0),
+                "myth_k": n_chunks(myth_n, myth_size, myth_overlap),
+                "myth_extra": round((duplication_factor(myth_n, myth_size, myth_overlap) - 1)
+                                    * 100)})
+    return fig
 
 _STRIDE = "Each chunk starts where the previous one started, moved on by C − O."
 _K = ("Use K = 1 + ceil(max(0, N − C) / S), then check it: the last chunk must reach N, and no "

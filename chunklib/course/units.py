@@ -4,18 +4,33 @@ Expected values are computed with ``chunklib`` when a check runs: the lengths N 
 course passage itself (``sample_passage``), counted by ``chunklib.units`` and
 ``chunklib.tokens``, and K and the last chunk from ``chunklib.units.fixed_windows``.
 
-Leaves out: prose; the notebook ``notebooks/01-units/units.ipynb`` holds it. The numbers in
-the quiz explanations are pinned by ``tests/test_lesson01_figures.py``.
+``figures()`` computes every number the lesson's Markdown states; ``tools/sync_prose.py``
+renders the templates in ``notebooks/01-units/prose/`` with it.
+
+Leaves out: prose; the notebook ``notebooks/01-units/units.ipynb`` and its templates hold it.
+The numbers in the quiz explanations are pinned by ``tests/test_lesson01_figures.py``.
 
     >>> CHECKS["ex1_k"].expected()
     7
 """
 
-from chunklib.budgets import prefix_end
+import json
+from importlib import resources
+from statistics import median
+
+from chunklib.budgets import minilm_reads, prefix_end, spans_of, units_within
 from chunklib.quiz import Question
 from chunklib.selfcheck import Check
-from chunklib.tokens import token_spans
-from chunklib.units import fixed_windows, sample_passage, unit_spans
+from chunklib.sentences import split_sentences
+from chunklib.tokens import (
+    MINILM_MAX_SEQ_LENGTH,
+    MINILM_SPECIAL_TOKENS,
+    MINILM_TOKENIZER_FILE,
+    token_spans,
+    truncated_at,
+)
+from chunklib.units import cut_sentences, fixed_windows, sample_passage, unit_spans
+from chunklib.windows import unit_windows
 
 #: The Part 1 examples: (N, C) and the unit N counts. N is measured on the passage where named.
 PART1 = {
@@ -54,6 +69,95 @@ def part1_last(example: str) -> int:
     """
     start, end = fixed_windows(part1_n(example), PART1[example][1])[-1]
     return end - start
+
+
+#: The budget of the Predict-first question and of the budget table, in each unit.
+BUDGET = 1000
+#: The explorer settings the lesson names: (unit kind, chunk size C).
+TRIES = {"small_words": ("words", 30), "chars_fit": ("characters", 1000),
+         "tokens_over": ("cl100k_tokens", 260), "tokens_fit": ("cl100k_tokens", 250)}
+#: The chunk number the explorer's notation is shown with (any chunk would do).
+MARKER_EXAMPLE = 3
+#: The short texts the lesson counts unit by unit.
+UNICODE_DEMO = "cafe\u0301 👩\u200d💻 日本語の文章です。"
+_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def _windows(kind: str, size: int) -> list[tuple[int, int]]:
+    return unit_windows(spans_of(sample_passage(), kind), size, 0)
+
+
+def _reads(kind: str, size: int) -> list[tuple[int, int]]:
+    return minilm_reads(sample_passage(), _windows(kind, size))
+
+
+def _overflowing(kind: str, size: int) -> int:
+    return sum(pieces > MINILM_MAX_SEQ_LENGTH - MINILM_SPECIAL_TOKENS
+               for pieces, _ in _reads(kind, size))
+
+
+def _cut(kind: str, size: int) -> int:
+    return cut_sentences(split_sentences(sample_passage()), _windows(kind, size))
+
+
+def minilm_trained_length() -> int:
+    """The longest input all-MiniLM-L6-v2 was trained on: the truncation its own tokenizer file
+    sets (sentence-transformers reads up to ``MINILM_MAX_SEQ_LENGTH`` instead).
+
+    ``minilm_trained_length()`` -> 128
+    """
+    source = resources.files("chunklib").joinpath("data", MINILM_TOKENIZER_FILE)
+    return json.loads(source.read_text(encoding="utf-8"))["truncation"]["max_length"]
+
+
+def figures() -> dict[str, object]:
+    """Every number lesson 1's Markdown states, computed with chunklib.
+
+    ``figures()["passage_chars"]`` -> 5757
+    """
+    passage = sample_passage()
+    tokens = token_spans(passage)
+    sentences = split_sentences(passage)
+    read = MINILM_MAX_SEQ_LENGTH - MINILM_SPECIAL_TOKENS
+    words_size, chars_size = PART1["ex1"][1], PART1["ex3"][1]
+    char_reads = [end - start for (start, _), (_, end)
+                  in zip(_windows("characters", chars_size), _reads("characters", chars_size),
+                         strict=True)]
+    fig = {
+        "marker_chunk": MARKER_EXAMPLE,
+        "passage_chars": len(passage),
+        "budget": BUDGET,
+        "option_b": 2 * BUDGET,
+        "reach_rounded": round(prefix_end(tokens, BUDGET), -2),
+        "reach": prefix_end(tokens, BUDGET),
+        "tokens_in_budget_chars": units_within(tokens, BUDGET),
+        "chars_per_token": len(passage) / len(tokens),
+        "words_size": words_size,
+        "cut_words": _cut("words", words_size),
+        "sentences": len(sentences),
+        "chars_size": chars_size,
+        "chars_windows": len(_windows("characters", chars_size)),
+        "chars_read_about": int(round(median(char_reads), -2)),
+        "max_seq_length": MINILM_MAX_SEQ_LENGTH,
+        "trained_length": minilm_trained_length(),
+        "pieces_read": read,
+        "special_words": _WORDS[MINILM_SPECIAL_TOKENS],
+        "stops_at": truncated_at(passage),
+    }
+    for name, (kind, size) in TRIES.items():
+        pieces = [p for p, _ in _reads(kind, size)]
+        fig.update({f"{name}_size": size, f"{name}_k": len(pieces),
+                    f"{name}_largest": max(pieces),
+                    f"{name}_overflowing": _overflowing(kind, size),
+                    f"{name}_over_trained": sum(p > fig["trained_length"] - MINILM_SPECIAL_TOKENS
+                                                for p in pieces)})
+    fig["small_words_cut"] = _cut(*TRIES["small_words"])
+    for unstated in ("small_words_largest", "small_words_overflowing", "small_words_over_trained",
+                     "tokens_over_largest", "tokens_over_over_trained"):
+        del fig[unstated]
+    demo = UNICODE_DEMO.split(" ")
+    fig.update({f"unicode_units_{i}": _WORDS[len(unit_spans(t))] for i, t in enumerate(demo)})
+    return fig
 
 
 def _reach_letter() -> str:
