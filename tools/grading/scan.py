@@ -164,7 +164,9 @@ def _chunklib_routes(tree: ast.Module, aliases: dict[str, str], full, notebook: 
                 CHUNKLIB_NAME.fullmatch(node.value.strip()):
             yield f"names the module {node.value.strip()!r} in a string", line
         elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-            if node.id == "chunklib" and "chunklib" not in aliases and "chunklib" not in bound:
+            if full(node.id) == "sys.modules":
+                yield f"reads sys.modules (as {node.id})", line
+            elif node.id == "chunklib" and "chunklib" not in aliases and "chunklib" not in bound:
                 yield "uses the name chunklib", line
             elif node.id in notebook and node.id not in bound and node.id not in aliases \
                     and notebook[node.id] not in LEARNER_TOOLS:
