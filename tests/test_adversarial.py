@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import os
+import re
 import secrets
 import sysconfig
 from pathlib import Path
@@ -27,6 +28,7 @@ from tests.adversarial import cases, spy
 from tests.nbgrading import (
     RELEASE,
     lesson_notebook,
+    lessons,
     max_scores,
     new_course,
     require_sandbox,
@@ -256,3 +258,16 @@ def test_offered_helpers_are_read_from_the_part2_introduction():
         scan.given_helpers(nb))
     assert "union_length" not in scan.notebook_imports(nb)
     assert "summarize" in scan.notebook_imports(nb)
+
+
+@pytest.mark.parametrize("lesson", lessons())
+def test_every_part2_introduction_says_what_answers_may_use(lesson):
+    nb = nbformat.read(lesson_notebook(lesson), as_version=4)
+    intro = [c.source for c in nb.cells
+             if c.metadata.get("nbgrader", {}).get("grade_id") == "part2_intro"]
+    assert len(intro) == 1, lesson
+    rule = re.search(r"\*\*What your answers may use:\*\*(.*?)(\n\n|$)", intro[0], re.S)
+    assert rule, lesson
+    text = " ".join(rule[1].split())
+    assert "Python's standard library" in text and "from `chunklib`" in text, text
+    assert "flags it" in text, text  # and what happens when an answer uses chunklib
