@@ -191,9 +191,9 @@ LEARNER_README = ROOT / "docs" / "learner-readme.md"  # becomes the copy's READM
 ANSWER_MARK = "raise NotImplementedError()"  # nbgrader's stub in every blank answer cell
 
 
-def unanswered(notebook: Path) -> list[str]:
+def answered_cells(notebook: Path) -> list[str]:
     """Grade ids of the answer cells of a release notebook that are no longer nbgrader's stub
-    (a solution or a learner's work); [] for a clean release notebook."""
+    (a solution or a learner's work): [] for a release notebook as nbgrader wrote it."""
     cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
     out = []
     for cell in cells:
@@ -214,7 +214,7 @@ def learner_copy(dest: Path | str) -> Path:
     if dest == ROOT or ROOT in dest.parents:
         sys.exit(f"{dest} is inside the course repository: choose a folder outside it")
     filled = {str(nb.relative_to(ROOT)): ids for nb in sorted(ROOT.glob("release/*/*.ipynb"))
-              if (ids := unanswered(nb))}
+              if (ids := answered_cells(nb))}
     if filled:
         sys.exit(f"release/ holds answers ({filled}): run `python3 course.py release` first")
     junk = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", ".ipynb_checkpoints")

@@ -309,7 +309,7 @@ def _leaks(folder: Path) -> list[str]:
                 found.append(f"{path.relative_to(folder)}: {mark}")
         if path.suffix == ".ipynb":
             found += [f"{path.relative_to(folder)}: answer in {gid}"
-                      for gid in course.unanswered(path)]
+                      for gid in course.answered_cells(path)]
     return found
 
 
