@@ -1,5 +1,7 @@
-"""The learner's setup without a browser: Binder files, the JupyterLab settings, the first lesson,
-the raw release as a learner first runs it, and the widget accessibility helpers headless.
+"""The learner's setup without a browser: Binder files, the requirement sets (no test tools for
+learners) and their stamp, the JupyterLab settings, the first lesson, what a learner sees (the
+server `open` starts, the learner copy and its leak check), the raw release as a learner first
+runs it, and the widget accessibility helpers headless.
 
 Iterates over release/*/, so a new lesson is covered without touching this file. The browser
 side of the same path is tests/test_browser.py.
