@@ -7,9 +7,18 @@
     python3 course.py release 03-overlap   # only that lesson
     python3 course.py export    # offline HTML of every release lesson in build/html/
     python3 course.py configure # learner settings into the running Python (Binder's postBuild)
+    python3 course.py learner-copy DEST  # what students may have: release, chunklib, Binder files
 
-Setup creates ``.venv`` beside this file and installs ``requirements.txt`` into it (again only
-when requirements.txt or pyproject.toml changed). Everything else runs inside that venv.
+Setup creates ``.venv`` beside this file and installs into it what the command needs: the
+learner's ``requirements.txt`` for ``open``, ``release`` and ``export``, and
+``requirements-dev.txt`` (the same plus the test tools) for ``test``. A stamp in the venv records
+which set is installed for which requirement files, so setup runs again only when they changed
+or when ``test`` needs the tools that ``open`` left out. Everything else runs inside that venv.
+
+``open`` serves JupyterLab with its root at ``release/``: the file browser shows the lessons as a
+learner receives them, never ``notebooks/`` (solutions and hidden tests) or ``tests/``.
+``learner-copy`` writes a folder to give students or to point Binder at; this repository itself
+holds every solution and must not be published where students work.
 
 Setup also installs the learner's JupyterLab settings from ``jupyter-settings/`` into the venv
 (Binder's ``postBuild`` does the same with ``configure``), merged into what is there:
@@ -43,24 +52,43 @@ LEARNER_CONFIG = {
 }
 
 
-def _stamp() -> str:
-    data = b"".join((ROOT / f).read_bytes() for f in ("requirements.txt", "pyproject.toml"))
-    return hashlib.sha256(data + sys.version.encode()).hexdigest()
+# the requirement sets setup can install, smallest first; each holds the ones before it
+REQUIREMENTS = {"learner": "requirements.txt", "dev": "requirements-dev.txt"}
+STAMP = VENV / ".course-stamp"
 
 
-def setup() -> None:
-    """Create the venv and install the pinned requirements (skipped when up to date)."""
+def _stamp(kind: str) -> str:
+    """``kind`` and a hash of the files that decide what the ``kind`` set installs."""
+    files = ["pyproject.toml", *list(REQUIREMENTS.values())[:list(REQUIREMENTS).index(kind) + 1]]
+    data = b"".join(f.encode() + ((ROOT / f).read_bytes() if (ROOT / f).exists() else b"-")
+                    for f in files)  # a learner copy has no requirements-dev.txt
+    return f"{kind} {hashlib.sha256(data + sys.version.encode()).hexdigest()}"
+
+
+def installed(kind: str) -> bool:
+    """Whether the venv holds the ``kind`` set for today's requirement files."""
+    return STAMP.exists() and _stamp(kind) in STAMP.read_text().splitlines()
+
+
+def _stamps(kind: str) -> str:
+    """The stamp after installing ``kind``: one line for it and one for each set it holds."""
+    kinds = list(REQUIREMENTS)
+    return "".join(_stamp(k) + "\n" for k in kinds[:kinds.index(kind) + 1])
+
+
+def setup(kind: str = "learner") -> None:
+    """Create the venv and install the pinned ``kind`` requirements (skipped when up to date)."""
     if sys.version_info[:2] < (3, 11):  # noqa: UP036 (run by any python3)
         sys.exit(f"Python 3.11 or newer is needed, this is {sys.version.split()[0]}")
-    stamp_file = VENV / ".course-stamp"
-    if not (stamp_file.exists() and stamp_file.read_text() == _stamp()):
+    if not installed(kind):
         print(f"Setting up {VENV} (a few minutes the first time) ...", flush=True)
         if not PY.exists():
             venv.EnvBuilder(with_pip=True).create(VENV)
         pip = [str(PY), "-m", "pip", "install", "--disable-pip-version-check", "-q"]
         subprocess.run([*pip, "--upgrade", "pip"], check=True, cwd=ROOT)
-        subprocess.run([*pip, "-r", "requirements.txt"], check=True, cwd=ROOT)
-        stamp_file.write_text(_stamp())
+        STAMP.unlink(missing_ok=True)  # an interrupted install leaves no stamp
+        subprocess.run([*pip, "-r", REQUIREMENTS[kind]], check=True, cwd=ROOT)
+        STAMP.write_text(_stamps(kind))
     configure(VENV)
 
 
@@ -103,8 +131,14 @@ def first_lesson() -> str:
     return str(sorted((ROOT / "release").glob("*/*.ipynb"))[0].relative_to(ROOT))
 
 
+def lab_args() -> list[str]:
+    """``jupyter lab`` arguments of ``open``: the server's root is release/, so its file browser
+    holds the learner's lessons only, and the first lesson opens."""
+    return [f"--ServerApp.root_dir={ROOT / 'release'}", str(ROOT / first_lesson())]
+
+
 def cmd_open() -> int:
-    return run(str(BIN / "jupyter"), "lab", first_lesson())
+    return run(str(BIN / "jupyter"), "lab", *lab_args())
 
 
 def cmd_export(*only: str) -> int:
@@ -147,14 +181,81 @@ def cmd_release(*only: str) -> int:
     return 0
 
 
+# what a learner copy holds (files and folders of this repository), and what it never holds
+LEARNER_FILES = ("release", "chunklib", "jupyter-settings", "course.py", "pyproject.toml",
+                 "requirements.txt", "runtime.txt", "postBuild")
+INSTRUCTOR_ONLY = ("notebooks", "tests", "tools", "docs", "benchmarks", ".ci", "gradebook.db",
+                   "submitted", "autograded", "feedback", "exports", "nbgrader_config.py",
+                   "requirements-dev.txt")
+LEARNER_README = ROOT / "docs" / "learner-readme.md"  # becomes the copy's README.md
+ANSWER_MARK = "raise NotImplementedError()"  # nbgrader's stub in every blank answer cell
+
+
+def answered_cells(notebook: Path) -> list[str]:
+    """Grade ids of the answer cells of a release notebook that are no longer nbgrader's stub
+    (a solution or a learner's work): [] for a release notebook as nbgrader wrote it."""
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    out = []
+    for cell in cells:
+        meta = cell.get("metadata", {}).get("nbgrader", {})
+        text = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        stub = ANSWER_MARK if cell["cell_type"] == "code" else "YOUR ANSWER HERE"
+        if meta.get("solution") and stub not in text:
+            out.append(meta.get("grade_id", "?"))
+    return out
+
+
+def learner_copy(dest: Path | str) -> Path:
+    """Write the learner's course to ``dest`` (a new folder): the release, chunklib, the Binder
+    files, the JupyterLab settings and a learner README; never a solution or a hidden test."""
+    dest = Path(dest).resolve()
+    if dest.exists() and any(dest.iterdir()):
+        sys.exit(f"{dest} exists and is not empty: choose a new folder")
+    if dest == ROOT or ROOT in dest.parents:
+        sys.exit(f"{dest} is inside the course repository: choose a folder outside it")
+    filled = {str(nb.relative_to(ROOT)): ids for nb in sorted(ROOT.glob("release/*/*.ipynb"))
+              if (ids := answered_cells(nb))}
+    if filled:
+        sys.exit(f"release/ holds answers ({filled}): run `python3 course.py release` first")
+    junk = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", ".ipynb_checkpoints")
+    dest.mkdir(parents=True, exist_ok=True)
+    for name in LEARNER_FILES:
+        src = ROOT / name
+        if src.is_dir():
+            shutil.copytree(src, dest / name, ignore=junk)
+        else:
+            shutil.copy2(src, dest / name)
+    shutil.copy2(LEARNER_README, dest / "README.md")
+    return dest
+
+
+def cmd_learner_copy(dest: str = "") -> int:
+    if not dest:
+        sys.exit("usage: python3 course.py learner-copy DEST   (a new folder outside the repo)")
+    print("learner copy written to", learner_copy(dest))
+    return 0
+
+
 COMMANDS = {"open": cmd_open, "test": cmd_test, "release": cmd_release, "export": cmd_export,
-            "configure": cmd_configure}
-TAKE_ARGUMENTS = {"release", "export", "configure"}
+            "configure": cmd_configure, "learner-copy": cmd_learner_copy}
+TAKE_ARGUMENTS = {"release", "export", "configure", "learner-copy"}
+SETUP = {"open": "learner", "release": "learner", "export": "learner", "test": "dev"}
+NEEDS = {"test": "tests", "release": "notebooks", "export": "tools", "learner-copy": "docs"}
+
+
+def _need(command: str) -> None:
+    """Stop with a clear message when ``command`` needs a folder a learner copy does not have."""
+    folder = NEEDS.get(command)
+    if folder and not (ROOT / folder).is_dir():
+        sys.exit(f"`python3 course.py {command}` needs {folder}/, which only the course "
+                 "repository has (this looks like a learner copy)")
+
 
 if __name__ == "__main__":
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS or (
             len(sys.argv) > 2 and sys.argv[1] not in TAKE_ARGUMENTS):
         sys.exit(__doc__)
-    if sys.argv[1] != "configure":  # configure runs in the Python that will serve JupyterLab
-        setup()
+    _need(sys.argv[1])
+    if sys.argv[1] in SETUP:  # configure runs in the Python that will serve JupyterLab
+        setup(SETUP[sys.argv[1]])
     sys.exit(COMMANDS[sys.argv[1]](*sys.argv[2:]))

@@ -48,7 +48,8 @@ STAGES = ("corpus", "peers", "learner", "instructor")
 
 
 def _stamp() -> str:
-    files = (HERE / "requirements.txt", ROOT / "requirements.txt", ROOT / "pyproject.toml")
+    files = (HERE / "requirements.txt", ROOT / "requirements.txt",
+             ROOT / "requirements-dev.txt", ROOT / "pyproject.toml")
     data = b"".join(f.read_bytes() for f in files)
     return hashlib.sha256(data + sys.version.encode()).hexdigest()
 

@@ -6,7 +6,8 @@ cells it names and keep every other point, finish with the expected status, and 
 (run events and review flags). The spies prove the isolation: from their kernels they can
 neither read the instructor's notebooks, the gradebook or another submission, nor write
 anything that outlives their kernel; the same spy run without the sandbox can do all of it,
-which shows the test would see a leak.
+which shows the test would see a leak. The scan alone (no autograde, no sandbox) must list
+every case, name each route a case takes to chunklib, and leave the honest solution alone.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import os
+import re
 import secrets
 import sysconfig
 from pathlib import Path
@@ -24,7 +26,9 @@ import pytest
 import chunklib
 from tests.adversarial import cases, spy
 from tests.nbgrading import (
+    RELEASE,
     lesson_notebook,
+    lessons,
     max_scores,
     new_course,
     require_sandbox,
@@ -32,7 +36,7 @@ from tests.nbgrading import (
     set_cells,
     submit,
 )
-from tools.grading import cli, pipeline
+from tools.grading import cli, pipeline, scan
 
 pytestmark = pytest.mark.slow
 LESSON = cases.LESSON
@@ -183,3 +187,87 @@ def test_without_the_sandbox_the_same_spy_gets_through(tmp_path):
                     "read other submission", "open gradebook for writing",
                     "create file in course"):
         assert report[attempt] == "ok", (attempt, report)
+
+
+# ---------------------------------------------------------------- the scan alone (no autograde)
+def _scan(case: cases.Case) -> list[dict]:
+    source = nbformat.read(lesson_notebook(LESSON), as_version=4)
+    release = nbformat.read(lesson_notebook(LESSON, RELEASE), as_version=4)
+    return scan.scan_notebook(cases.build(case, source), release, source)
+
+
+@pytest.mark.parametrize("case", [c for c in cases.CASES if not c.missing], ids=lambda c: c.name)
+def test_the_scan_lists_each_case_and_names_its_route(case):
+    items = _scan(case)
+    assert set(case.review) <= {i["category"] for i in items}, items
+    routes = " ".join(i["detail"] for i in items if i["category"] == "chunklib")
+    assert all(word in routes for word in case.routes), (case.routes, routes)
+    if "chunklib" not in case.review:  # only the cases that reach chunklib are flagged for it
+        assert not routes, routes
+
+
+def test_the_scan_leaves_the_honest_solution_alone():
+    assert _scan(cases.Case("honest", "the reference solution")) == []
+
+
+# One snippet per route to a reference version or an answer (lesson-independent).
+ROUTES = {
+    "from chunklib.widgets.boundaries import recursive_split": "chunklib.widgets.boundaries",
+    "from chunklib import windows\nf = windows.stride": "from chunklib",
+    "import chunklib.windows as w": "imports chunklib.windows as w",
+    "import importlib\nm = importlib.import_module('chunklib.windows')": "import_module",
+    "from importlib import import_module as im\nm = im('chunk' + 'lib')": "computed",
+    "m = __import__('chunklib.windows')": "__import__",
+    "import sys\nm = sys.modules.get('chunklib.windows')": "sys.modules",
+    "from sys import modules\nm = modules['x']": "sys.modules",
+    "import chunklib\nf = getattr(chunklib.windows, 'str' + 'ide')": "getattr",
+    "name = 'chunklib.windows'": "'chunklib.windows' in a string",
+    "from chunklib.quiz import questions\nq1 = questions('overlap')[0].answer": "questions",
+    "from chunklib.course.units import QUIZ": "QUIZ",
+    "from chunklib.course.units import CHECKS": "CHECKS",
+    "from chunklib.selfcheck import verdict": "verdict",
+    "from chunklib.selfcheck import check\ng = check.__globals__": "check.__globals__",
+    "from chunklib.selfcheck import check\nspy = [check]": "other than by calling it",
+    "from chunklib.selfcheck import check\nx = [check('u.ex1', i) for i in range(9)]": "loop",
+    "f = explain": "explain, which the notebook imported from chunklib.quiz",
+}
+
+
+@pytest.mark.parametrize("code", ROUTES, ids=range(len(ROUTES)))
+def test_the_scan_flags_every_route_to_chunklib(code):
+    found = scan.scan_source(code, helpers={"_same"}, notebook={"explain": "chunklib.quiz.explain"})
+    routes = " ".join(detail for category, detail, _ in found if category == "chunklib")
+    assert ROUTES[code] in routes, found
+
+
+@pytest.mark.parametrize("code", [
+    "from chunklib.selfcheck import check\ncheck('overlap.ex1_stride', 150)",
+    "quiz_widget('overlap')",
+    "def span_iou(r, e):\n    return union_length(e) / 2",  # a helper the intro offers
+    "import math\nclass Box:\n    size = 3\nprint(getattr(Box, 'size'), math.ceil(2.5))",
+    "note = 'see chunklib for the reference'",
+])
+def test_the_scan_leaves_the_learner_tools_and_plain_code_alone(code):
+    notebook = {"quiz_widget": "chunklib.quiz.quiz_widget"}
+    assert scan.scan_source(code, helpers={"_same", "check"}, notebook=notebook) == []
+
+
+def test_offered_helpers_are_read_from_the_part2_introduction():
+    nb = nbformat.read(lesson_notebook("06-evaluation"), as_version=4)
+    assert {"union", "union_length", "total_length", "intersection_length"} <= (
+        scan.given_helpers(nb))
+    assert "union_length" not in scan.notebook_imports(nb)
+    assert "summarize" in scan.notebook_imports(nb)
+
+
+@pytest.mark.parametrize("lesson", lessons())
+def test_every_part2_introduction_says_what_answers_may_use(lesson):
+    nb = nbformat.read(lesson_notebook(lesson), as_version=4)
+    intro = [c.source for c in nb.cells
+             if c.metadata.get("nbgrader", {}).get("grade_id") == "part2_intro"]
+    assert len(intro) == 1, lesson
+    rule = re.search(r"\*\*What your answers may use:\*\*(.*?)(\n\n|$)", intro[0], re.S)
+    assert rule, lesson
+    text = " ".join(rule[1].split())
+    assert "Python's standard library" in text and "from `chunklib`" in text, text
+    assert "flags it" in text, text  # and what happens when an answer uses chunklib

@@ -151,7 +151,7 @@ def browser():
         from playwright.sync_api import sync_playwright
     except ImportError:
         sync_playwright = None
-    _need("Playwright (requirements.txt)", sync_playwright is not None)
+    _need("Playwright (requirements-dev.txt)", sync_playwright is not None)
     _need(f"Chromium ({CHROMIUM}; apt-get install chromium)", os.path.exists(CHROMIUM))
     OUTPUT.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as p:

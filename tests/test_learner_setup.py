@@ -1,5 +1,7 @@
-"""The learner's setup without a browser: Binder files, the JupyterLab settings, the first lesson,
-the raw release as a learner first runs it, and the widget accessibility helpers headless.
+"""The learner's setup without a browser: Binder files, the requirement sets (no test tools for
+learners) and their stamp, the JupyterLab settings, the first lesson, what a learner sees (the
+server `open` starts, the learner copy and its leak check), the raw release as a learner first
+runs it, and the widget accessibility helpers headless.
 
 Iterates over release/*/, so a new lesson is covered without touching this file. The browser
 side of the same path is tests/test_browser.py.
@@ -12,6 +14,7 @@ import importlib.util
 import json
 import os
 import re
+import shutil
 import stat
 import subprocess
 import sys
@@ -63,15 +66,57 @@ def test_post_build_stops_on_errors_and_configures_the_learner_settings():
     assert post.stat().st_mode & stat.S_IXUSR
 
 
+def _requirements(name: str) -> list[str]:
+    return [ln.strip() for ln in (REPO / name).read_text().splitlines()
+            if ln.strip() and not ln.startswith("#")]
+
+
+def _names(lines: list[str]) -> set[str]:
+    return {re.split(r"[=\[]", ln)[0].lower().replace("_", "-") for ln in lines
+            if not ln.startswith("-")}
+
+
+TEST_TOOLS = {"pytest", "pytest-xdist", "ruff", "hypothesis", "playwright", "tiktoken"}
+
+
 def test_requirements_install_chunklib_and_pin_everything_else():
-    lines = [ln.strip() for ln in (REPO / "requirements.txt").read_text().splitlines()
-             if ln.strip() and not ln.startswith("#")]
-    assert "-e ." in lines
-    unpinned = [ln for ln in lines if ln != "-e ." and not re.fullmatch(r"[\w.\-\[\]]+==[\w.]+",
-                                                                         ln)]
-    assert not unpinned
-    names = {re.split(r"[=\[]", ln)[0].lower().replace("_", "-") for ln in lines}
-    assert {"jupyterlab", "ipywidgets", "nbgrader", "playwright"} <= names
+    for name in course.REQUIREMENTS.values():
+        lines = _requirements(name)
+        unpinned = [ln for ln in lines if ln not in ("-e .", "-r requirements.txt")
+                    and not re.fullmatch(r"[\w.\-\[\]]+==[\w.]+", ln)]
+        assert not unpinned, name
+    assert "-e ." in _requirements("requirements.txt")
+    assert {"jupyterlab", "ipywidgets", "nbgrader"} <= _names(_requirements("requirements.txt"))
+
+
+def test_learners_and_binder_install_no_test_tools():
+    learner = _names(_requirements("requirements.txt"))
+    assert not learner & TEST_TOOLS, learner & TEST_TOOLS
+    dev = _requirements("requirements-dev.txt")
+    assert dev[0] == "-r requirements.txt"  # the test set is the learner set plus the tools
+    assert _names(dev) == TEST_TOOLS
+    assert list(course.REQUIREMENTS) == ["learner", "dev"]
+    assert course.SETUP == {"open": "learner", "release": "learner", "export": "learner",
+                            "test": "dev"}
+
+
+def test_the_stamp_knows_which_set_is_installed(tmp_path, monkeypatch):
+    for name in ("pyproject.toml", *course.REQUIREMENTS.values()):
+        (tmp_path / name).write_text((REPO / name).read_text())
+    monkeypatch.setattr(course, "ROOT", tmp_path)
+    monkeypatch.setattr(course, "STAMP", tmp_path / "stamp")
+    assert not course.installed("learner") and not course.installed("dev")
+    course.STAMP.write_text(course._stamps("learner"))  # after `open`
+    assert course.installed("learner") and not course.installed("dev")  # `test` installs more
+    course.STAMP.write_text(course._stamps("dev"))  # after `test`
+    assert course.installed("learner") and course.installed("dev")  # `open` installs nothing
+    (tmp_path / "requirements-dev.txt").write_text("-r requirements.txt\npytest==1.0\n")
+    assert course.installed("learner") and not course.installed("dev")
+    (tmp_path / "requirements.txt").write_text("-e .\n")
+    assert not course.installed("learner")
+    (tmp_path / "requirements-dev.txt").unlink()  # a learner copy
+    course.STAMP.write_text(course._stamps("learner"))
+    assert course.installed("learner")
 
 
 # ------------------------------------------------------------------ the JupyterLab settings
@@ -183,6 +228,154 @@ def test_readme_binder_link_opens_the_first_lesson():
         if not (REPO / target).is_file() and not LESSONS[0].startswith("01-"):
             pytest.skip(f"{target}: lesson 1 is not released yet")
         assert target == course.first_lesson(), target
+
+
+# ------------------------------------------------------------------ what a learner sees
+
+
+def test_open_roots_jupyterlab_at_the_release():
+    root, first = course.lab_args()
+    assert root == f"--ServerApp.root_dir={RELEASE}"
+    assert Path(first) == REPO / course.first_lesson() and RELEASE in Path(first).parents
+
+
+@pytest.mark.slow
+def test_open_shows_the_learner_only_the_lessons(tmp_path):
+    """The server `course.py open` starts: its file browser lists the lessons and nothing else,
+    the source notebooks and the tests are out of its reach, and it opens lesson 1."""
+    import secrets
+    import socket
+    import time
+    import urllib.error
+    import urllib.request
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    token = secrets.token_hex(16)
+    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(tmp_path / "config"),
+               JUPYTER_DATA_DIR=str(tmp_path / "data"),
+               JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"))
+    cmd = [sys.executable, "-m", "jupyterlab", *course.lab_args(), "--no-browser",
+           "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+           f"--IdentityProvider.token={token}"]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        cmd.append("--allow-root")
+    log = (tmp_path / "server.log").open("w")
+    proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
+
+    def get(path: str):
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}?token={token}",
+                                        timeout=5) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as err:
+            return err.code, None
+
+    try:
+        started = time.perf_counter()
+        while True:
+            assert proc.poll() is None, (tmp_path / "server.log").read_text()
+            try:
+                get("/api/status")
+                break
+            except OSError:
+                assert time.perf_counter() - started < 60, "JupyterLab did not answer in 60 s"
+                time.sleep(0.2)
+        status, listing = get("/api/contents/")
+        assert status == 200
+        assert sorted(item["name"] for item in listing["content"]) == LESSONS
+        for outside in ("../notebooks", "../tests", "..", "../README.md"):
+            assert get(f"/api/contents/{outside}")[0] in (404, 400, 403), outside
+        opened = "".join(f.read_text() for f in (tmp_path / "runtime").glob("*open*.html"))
+        assert f"lab/tree/{Path(course.first_lesson()).relative_to('release')}" in opened
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+def _leaks(folder: Path) -> list[str]:
+    """What in ``folder`` a learner must never get: instructor folders, solution or hidden-test
+    markers, and answer cells that are not nbgrader's stub."""
+    found = [name for name in course.INSTRUCTOR_ONLY if (folder / name).exists()]
+    for path in folder.rglob("*"):
+        if not path.is_file() or path.suffix not in (".ipynb", ".py", ".md", ".txt", ".json"):
+            continue
+        text = path.read_text(encoding="utf-8", errors="ignore")
+        for mark in ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS"):
+            if f"### {mark}" in text:
+                found.append(f"{path.relative_to(folder)}: {mark}")
+        if path.suffix == ".ipynb":
+            found += [f"{path.relative_to(folder)}: answer in {gid}"
+                      for gid in course.answered_cells(path)]
+    return found
+
+
+def test_learner_copy_holds_the_course_and_no_solution(tmp_path):
+    dest = course.learner_copy(tmp_path / "learner")
+    assert sorted(p.name for p in dest.iterdir()) == sorted({*course.LEARNER_FILES, "README.md"})
+    assert _leaks(dest) == []
+    assert sorted(p.name for p in (dest / "release").iterdir()) == LESSONS
+    for lesson in LESSONS:
+        for nb in (RELEASE / lesson).glob("*.ipynb"):
+            assert (dest / "release" / lesson / nb.name).read_bytes() == nb.read_bytes()
+    assert (dest / "postBuild").stat().st_mode & stat.S_IXUSR
+    assert not list(dest.rglob("__pycache__"))
+    readme = (dest / "README.md").read_text(encoding="utf-8")
+    assert readme.lstrip("# \n").startswith("Chunking Strategies")
+    first = re.search(r"```(?:bash|sh)?\n(.*?)```", readme, re.S)[1]
+    assert first.strip().startswith("python3 course.py open")
+    for target in re.findall(r"mybinder\.org/v2/[^\s)]*\?urlpath=lab/tree/([^\s)&\"']+)", readme):
+        assert (dest / target).is_file(), target
+    assert "test" not in re.findall(r"course\.py (\w+)", readme)
+
+
+def test_the_leak_check_sees_a_solution(tmp_path):
+    """The control: a copy with the source notebooks, or an answered release, is caught."""
+    dest = course.learner_copy(tmp_path / "learner")
+    nb = dest / course.first_lesson()
+    source = lesson_notebook(LESSONS[0])
+    nb.write_text(source.read_text(encoding="utf-8").replace("### BEGIN SOLUTION", ""),
+                  encoding="utf-8")
+    assert any("answer in" in item for item in _leaks(dest))
+    (dest / "notebooks").mkdir()
+    assert "notebooks" in _leaks(dest)
+    answered = tmp_path / "answered"
+    (answered / "release" / LESSONS[0]).mkdir(parents=True)
+    shutil.copy(nb, answered / "release" / LESSONS[0])
+    with pytest.raises(SystemExit, match="holds answers"):
+        _copy_from(answered, tmp_path / "second")
+
+
+def _copy_from(root: Path, dest: Path):
+    old = course.ROOT
+    course.ROOT = root
+    try:
+        return course.learner_copy(dest)
+    finally:
+        course.ROOT = old
+
+
+def test_learner_copy_refuses_a_folder_in_use_or_inside_the_repository(tmp_path):
+    (tmp_path / "used").mkdir()
+    (tmp_path / "used" / "work.ipynb").write_text("{}")
+    with pytest.raises(SystemExit, match="not empty"):
+        course.learner_copy(tmp_path / "used")
+    with pytest.raises(SystemExit, match="inside the course repository"):
+        course.learner_copy(REPO / "build" / "learner")
+
+
+def test_a_learner_copy_says_which_commands_it_lacks(tmp_path):
+    dest = course.learner_copy(tmp_path / "learner")
+    for command in ("test", "release", "export"):
+        out = subprocess.run([sys.executable, str(dest / "course.py"), command],
+                             capture_output=True, text=True)
+        assert out.returncode != 0 and "learner copy" in out.stderr, (command, out.stderr)
+        assert not (dest / ".venv").exists()  # it stopped before any setup
 
 
 # ------------------------------------------------------------------ the raw release, headless

@@ -26,6 +26,7 @@ class Case:
     points: dict = field(default_factory=dict)  # grade_id -> points the student wrote in
     events: frozenset = frozenset()             # (event, cell) autograde must report
     review: frozenset = frozenset()             # review categories that must be listed
+    routes: tuple = ()                          # what the chunklib flags must name
     status: str = "graded"
     missing: bool = False                       # no notebook at all
 
@@ -37,6 +38,18 @@ def _both(fn: str) -> frozenset:
 RANGE_BUG = '''
 def chunk_starts(n, size, overlap):
     return list(range(0, n, stride(size, overlap)))
+'''
+
+SEARCH = '''
+import contextlib
+import io
+for guess in range(5000):
+    said = io.StringIO()
+    with contextlib.redirect_stdout(said):
+        check("overlap.ex1_stored", guess)
+    if "Right" in said.getvalue():
+        ex1_stored = guess
+        break
 '''
 
 CASES = [
@@ -109,7 +122,7 @@ _same = lambda a, b: True
 def chunk_lengths(n, size, overlap):
     return []
 '''}, frozenset({"test_ex1_stride", "test_q1"}) | _both("chunk_lengths"),
-         review=frozenset({"test-helpers"})),
+         review=frozenset({"test-helpers", "chunklib"}), routes=("chunklib.quiz",)),
     Case("always_equal_list", "returns a list whose __eq__ always says True",
          {"chunk_with_overlap": '''
 class Chunks(list):
@@ -153,7 +166,44 @@ def stride(size, overlap):
 '''}, frozenset(), events=frozenset({("output-truncated", "stride")})),
     Case("imports_solution", "takes chunk_starts from chunklib (full marks, flagged)",
          {"chunk_starts": "from chunklib.windows import chunk_starts\n"}, frozenset(),
-         review=frozenset({"chunklib"})),
+         review=frozenset({"chunklib"}), routes=("chunklib.windows",)),
+    # every route to a reference version or an answer in chunklib: full marks, each flagged
+    Case("reexport", "takes n_chunks from another chunklib module that imports it",
+         {"n_chunks": "from chunklib.course.overlap import n_chunks\n"}, frozenset(),
+         review=frozenset({"chunklib"}), routes=("chunklib.course.overlap",)),
+    Case("importlib", "takes chunk_starts through importlib.import_module",
+         {"chunk_starts": "import importlib\n\nchunk_starts = importlib.import_module("
+                          "'chunklib.windows').chunk_starts\n"}, frozenset(),
+         review=frozenset({"chunklib"}), routes=("import_module",)),
+    Case("dunder_import", "takes stride through __import__, with a name built at run time",
+         {"stride": "stride = __import__('.'.join(['chunk' + 'lib', 'windows']), "
+                    "fromlist=['stride']).stride\n"}, frozenset(),
+         review=frozenset({"chunklib"}), routes=("__import__",)),
+    Case("sys_modules", "calls duplication_factor from the loaded module, via sys.modules",
+         {"duplication_factor": "import sys\n\ndef duplication_factor(n, size, overlap):\n"
+                                "    mod = sys.modules['chunklib.' + 'windows']\n"
+                                "    return mod.duplication_factor(n, size, overlap)\n"},
+         frozenset(), review=frozenset({"chunklib"}), routes=("sys.modules",)),
+    Case("getattr_on_explorer", "reaches chunklib.windows through getattr on the explorer "
+         "function the notebook imported",
+         {"stored_positions": "_w = getattr(overlap_explorer, '__glob' + 'als__')['windows']\n"
+                              "\ndef stored_positions(n, size, overlap):\n"
+                              "    return getattr(_w, 'stored_positions')(n, size, overlap)\n"},
+         frozenset(), review=frozenset({"chunklib"}), routes=("overlap_explorer", "getattr")),
+    Case("reads_quiz_answers", "copies the right letters out of the lesson's QUIZ and out of "
+         "chunklib.quiz",
+         {"q1": "from chunklib.course.overlap import QUIZ\nq1 = QUIZ[0].answer\n",
+          "q2": "from chunklib import quiz\nq2 = quiz.questions('overlap')[1].answer\n"},
+         frozenset(), review=frozenset({"chunklib"}), routes=("QUIZ", "quiz")),
+    Case("reads_checks", "copies Part 1 answers out of the self-check registry",
+         {"ex1_k": "from chunklib.course.overlap import CHECKS\n"
+                   "ex1_k = CHECKS['ex1_k'].expected()\n",
+          "ex1_last": "from chunklib.selfcheck import _registry\n"
+                      "ex1_last = _registry('overlap')['ex1_last'].expected()\n"},
+         frozenset(), review=frozenset({"chunklib"}), routes=("CHECKS", "_registry")),
+    Case("searches_with_check", "finds a Part 1 answer by calling the self-check in a loop",
+         {"ex1_stored": SEARCH}, frozenset(), review=frozenset({"chunklib"}),
+         routes=("in a loop",)),
     Case("missing_notebook", "a submission folder without the notebook", missing=True,
          status="missing notebook"),
 ]

@@ -3,18 +3,26 @@
 Scans, with ``ast``, the code cells that will run as the student wrote them: answer (solution)
 cells and any ordinary cell the student added or changed (locked cells are restored by
 nbgrader, so their edits are reported as changes, not scanned). Flags, for manual review:
-- ``chunklib``: imports from the course library, which holds the reference solutions;
+- ``chunklib``: any route to the course library, which holds the reference version of every
+  exercise function, the quiz answers and the self-check registries. One rule, not a list of
+  names: every reference to chunklib is flagged, with the route named (an import from any of
+  its modules, a module name in a string for ``importlib``/``__import__``/``sys.modules``, an
+  import whose name is computed, ``sys.modules`` itself, ``getattr`` on a chunklib object, a
+  name the notebook or its tests imported from chunklib). Only the two learner tools that every
+  lesson's own cells use pass: ``check`` from ``chunklib.selfcheck`` and ``quiz_widget`` from
+  ``chunklib.quiz``, called plainly (a call in a loop, which can search for an answer, and any
+  attribute of them are flagged);
 - ``builtins``: patches or shadows builtins at module level;
-- ``test-helpers``: rebinds the hidden tests' helpers (``_same``, ``_alone``, ...) or patches
-  chunklib (``chunklib.selfcheck.check = ...``);
+- ``test-helpers``: rebinds or reads the hidden tests' helpers (``_same``, ``_alone``,
+  ``_r_*``, ...) or patches chunklib (``chunklib.selfcheck.check = ...``);
 - ``exit``: ``os._exit``, ``sys.exit``, signals, ``ctypes``: ways to stop or crash the kernel;
 - ``interpreter``: frames, ``get_ipython``, ``gc``, trace hooks, threads: ways to reach the tests;
 - ``always-equal``: an ``__eq__`` that returns True whatever it is given;
 - ``io``: files, subprocesses, network.
 Also lists locked cells the student edited (restored) or deleted (added back).
 
-Leaves out: dynamic tricks (``eval`` of built strings, ``getattr`` with computed names) beyond
-flagging ``eval``/``exec``/``getattr`` on modules; the grade itself.
+Leaves out: code assembled at run time and then run (``eval``/``exec`` and ``getattr`` with
+computed names are flagged, not followed); the grade itself (a flag asks for a review).
 Example: ``scan_source("import os\\nos._exit(0)", helpers=set())`` -> ``[("exit", "os._exit", 2)]``.
 """
 
@@ -27,7 +35,12 @@ import re
 from IPython.core.inputtransformer2 import TransformerManager
 
 BUILTIN_NAMES = set(dir(builtins)) - {"__name__", "__doc__"}
-HARMLESS_CHUNKLIB = ("chunklib.selfcheck", "chunklib.quiz", "chunklib.widgets")
+# the learner tools a lesson's own cells import: a plain call of one is not a route to an answer
+LEARNER_TOOLS = {"chunklib.selfcheck.check", "chunklib.quiz.quiz_widget"}
+CHUNKLIB_NAME = re.compile(r"chunklib(\.\w+)*")
+DYNAMIC_IMPORTS = {"importlib.import_module", "__import__", "importlib.__import__",
+                   "builtins.__import__", "importlib.util.find_spec", "pkgutil.resolve_name",
+                   "runpy.run_module"}
 EXIT_CALLS = {"os._exit", "os.kill", "os.killpg", "os.abort", "sys.exit", "exit", "quit",
               "signal.signal", "signal.alarm", "signal.pthread_kill", "os.fork"}
 EXIT_MODULES = {"ctypes", "faulthandler", "resource", "signal"}
@@ -90,8 +103,88 @@ def parse(source: str) -> ast.Module:
     return ast.parse(TransformerManager().transform_cell(source))
 
 
-def scan_source(source: str, helpers: set[str]) -> list[tuple[str, str, int]]:
-    """(category, detail, line) for everything in one cell a reviewer should see."""
+def _loops(tree: ast.Module) -> set[int]:
+    """ids of the nodes inside a loop or a comprehension (where a call can search for answers)."""
+    inside: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.For | ast.AsyncFor | ast.While | ast.ListComp | ast.SetComp |
+                      ast.DictComp | ast.GeneratorExp):
+            inside.update(id(n) for n in ast.walk(node) if n is not node)
+    return inside
+
+
+def _chunklib_routes(tree: ast.Module, aliases: dict[str, str], full, notebook: dict[str, str]):
+    """(detail, line) of every route from a cell to chunklib; ``notebook`` maps the names the
+    lesson's own cells import from chunklib to where they come from."""
+    bound = {n for n, _ in _top_level_bindings(tree)} | {
+        a.arg for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.Lambda |
+                                                   ast.AsyncFunctionDef)
+        for a in (*n.args.posonlyargs, *n.args.args, *n.args.kwonlyargs)}
+    tools = {name for name, where in aliases.items() if where in LEARNER_TOOLS} | {
+        name for name, where in notebook.items() if where in LEARNER_TOOLS and name not in bound}
+    in_loop = _loops(tree)
+    allowed_calls = set()  # the Name nodes of plain calls of a learner tool
+    for node in ast.walk(tree):
+        line = getattr(node, "lineno", 0)
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.split(".")[0] == "chunklib":
+                    yield f"imports {a.name}" + (f" as {a.asname}" if a.asname else ""), line
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "chunklib":
+            names = [a.name for a in node.names
+                     if f"{node.module}.{a.name}" not in LEARNER_TOOLS]
+            if names:
+                yield f"imports {', '.join(names)} from {node.module}", line
+        elif isinstance(node, ast.Call):
+            name = full(dotted(node.func))
+            first = node.args[0] if node.args else None
+            if name in DYNAMIC_IMPORTS or name.split(".")[-1] in ("import_module", "__import__"):
+                if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                    if first.value.split(".")[0] == "chunklib":
+                        yield f"imports {first.value} by name with {name}()", line
+                else:
+                    yield f"imports a module whose name is computed, with {name}()", line
+            elif name == "getattr" and first is not None:
+                target = full(dotted(first))
+                if target.split(".")[0] == "chunklib" or dotted(first) in tools:
+                    yield f"calls getattr() on {target}, a chunklib object", line
+                elif not (len(node.args) > 1 and isinstance(node.args[1], ast.Constant)):
+                    yield "calls getattr() with a computed name (may reach chunklib)", line
+            elif isinstance(node.func, ast.Name) and node.func.id in tools:
+                if id(node) in in_loop:
+                    yield f"calls {node.func.id}() in a loop (can search for an answer)", line
+                allowed_calls.add(id(node.func))
+        elif isinstance(node, ast.Attribute):
+            name = full(dotted(node))
+            if name == "sys.modules" or name.startswith("sys.modules."):
+                yield "reads sys.modules (every loaded module, chunklib's included)", line
+            elif isinstance(node.value, ast.Name) and node.value.id in tools:
+                yield f"reads {node.value.id}.{node.attr}, inside chunklib", line
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and \
+                CHUNKLIB_NAME.fullmatch(node.value.strip()):
+            yield f"names the module {node.value.strip()!r} in a string", line
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            if full(node.id) == "sys.modules":
+                yield f"reads sys.modules (as {node.id})", line
+            elif node.id == "chunklib" and "chunklib" not in aliases and "chunklib" not in bound:
+                yield "uses the name chunklib", line
+            elif node.id in notebook and node.id not in bound and node.id not in aliases \
+                    and notebook[node.id] not in LEARNER_TOOLS:
+                yield f"uses {node.id}, which the notebook imported from " \
+                      f"{notebook[node.id].rpartition('.')[0]}", line
+    for node in ast.walk(tree):  # a learner tool passed on, stored or returned: not a plain call
+        if isinstance(node, ast.Name) and node.id in tools and isinstance(node.ctx, ast.Load) \
+                and id(node) not in allowed_calls and node.id not in bound - set(aliases):
+            yield f"uses {node.id} other than by calling it", node.lineno
+
+
+def scan_source(source: str, helpers: set[str],
+                notebook: dict[str, str] | None = None) -> list[tuple[str, str, int]]:
+    """(category, detail, line) for everything in one cell a reviewer should see.
+
+    ``helpers``: the names the hidden tests define or import; ``notebook``: the names the
+    lesson's cells import from chunklib -> ``module.name`` (their use is a route to chunklib).
+    """
     try:
         tree = parse(source)
     except SyntaxError as exc:
@@ -109,6 +202,9 @@ def scan_source(source: str, helpers: set[str]) -> list[tuple[str, str, int]]:
         head, _, rest = name.partition(".")
         return ".".join(p for p in (aliases.get(head, head), rest) if p)
 
+    for detail, line in _chunklib_routes(tree, aliases, full, notebook or {}):
+        found.append(("chunklib", detail, line))
+    own = {n for n, _ in _top_level_bindings(tree)}
     for node in ast.walk(tree):
         line = getattr(node, "lineno", 0)
         if isinstance(node, ast.Import | ast.ImportFrom):
@@ -117,11 +213,6 @@ def scan_source(source: str, helpers: set[str]) -> list[tuple[str, str, int]]:
             for mod in mods:
                 top = mod.split(".")[0]
                 if top == "chunklib":
-                    names = ", ".join(a.name for a in node.names)
-                    if not mod.startswith(HARMLESS_CHUNKLIB):
-                        found.append(("chunklib", f"imports {names} from {mod}"
-                                      if isinstance(node, ast.ImportFrom) else f"imports {mod}",
-                                      line))
                     chunklib_names.update((a.asname or a.name).split(".")[0] for a in node.names)
                 elif top in EXIT_MODULES:
                     found.append(("exit", f"imports {mod}", line))
@@ -138,10 +229,6 @@ def scan_source(source: str, helpers: set[str]) -> list[tuple[str, str, int]]:
                 found.append(("interpreter", f"calls {name}()", line))
             elif name in IO_CALLS:
                 found.append(("io", f"calls {name}()", line))
-            if name.split(".")[-1] in ("__import__", "import_module") and node.args and \
-                    isinstance(node.args[0], ast.Constant) and \
-                    re.fullmatch(r"chunklib(\.\w+)*", str(node.args[0].value)):
-                found.append(("chunklib", f"imports {node.args[0].value} by name", line))
         elif isinstance(node, ast.Attribute):
             if node.attr in INTERP_ATTRS:
                 found.append(("interpreter", f"uses .{node.attr}", line))
@@ -154,6 +241,10 @@ def scan_source(source: str, helpers: set[str]) -> list[tuple[str, str, int]]:
         elif isinstance(node, ast.Name) and node.id in INTERP_NAMES:
             found.append(("builtins" if "builtin" in node.id else "interpreter",
                           f"uses {node.id}", line))
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and \
+                node.id in helpers and node.id.startswith("_") and node.id not in own:
+            found.append(("test-helpers", f"reads {node.id}, a name the hidden tests define",
+                          line))
         elif isinstance(node, ast.ClassDef):
             for item in node.body:
                 if isinstance(item, ast.FunctionDef) and item.name == "__eq__" and \
@@ -163,14 +254,42 @@ def scan_source(source: str, helpers: set[str]) -> list[tuple[str, str, int]]:
                         any(isinstance(t, ast.Name) and t.id == "__eq__" for t in item.targets) \
                         and _always_true(item.value):
                     found.append(("always-equal", f"class {node.name}: __eq__ always True", line))
-    same = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
-            and (n.module or "").startswith(HARMLESS_CHUNKLIB) for a in n.names}
+    tools = {name for name, where in aliases.items() if where in LEARNER_TOOLS}
     for name, line in _top_level_bindings(tree):
-        if name in helpers and name not in same:
+        if name in helpers and name not in tools:
             found.append(("test-helpers", f"rebinds {name}, a name the hidden tests use", line))
         elif name in BUILTIN_NAMES:
             found.append(("builtins", f"shadows the built-in {name}", line))
     return sorted(set(found), key=lambda f: (f[2], f[0], f[1]))
+
+
+def given_helpers(nb) -> set[str]:
+    """The names the lesson's Part 2 introduction (grade id ``part2_intro``) offers as helpers:
+    each word in backticks, alone or called (`` `union(spans)` ``)."""
+    intro = "".join(c.source for c in nb.cells
+                    if c.metadata.get("nbgrader", {}).get("grade_id") == "part2_intro")
+    return set(re.findall(r"`(\w+)(?:\([^`]*\))?`", intro))
+
+
+def notebook_imports(nb) -> dict[str, str]:
+    """Every name the notebook's cells import from chunklib -> ``module.name``, except the
+    helpers its Part 2 introduction offers (``given_helpers``)."""
+    given = given_helpers(nb)
+    names: dict[str, str] = {}
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        try:
+            tree = parse(cell.source.replace("### BEGIN HIDDEN TESTS", "")
+                         .replace("### END HIDDEN TESTS", ""))
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and \
+                    (node.module or "").split(".")[0] == "chunklib":
+                names.update({a.asname or a.name: f"{node.module}.{a.name}" for a in node.names
+                              if (a.asname or a.name) not in given})
+    return names
 
 
 def test_helper_names(source_nb) -> set[str]:
@@ -198,6 +317,7 @@ def scan_notebook(submitted, release, source) -> list[dict]:
     A locked cell counts as unchanged when it equals its release or its source version.
     """
     helpers = test_helper_names(source)
+    imported = notebook_imports(source)
     meta = {c.metadata.get("nbgrader", {}).get("grade_id"): c.metadata.get("nbgrader", {})
             for c in release.cells if c.metadata.get("nbgrader", {}).get("grade_id")}
     locked: dict[str, set[str]] = {}
@@ -221,7 +341,7 @@ def scan_notebook(submitted, release, source) -> list[dict]:
             continue
         if cell.cell_type != "code" or (gid is None and cell.source in plain):
             continue
-        for category, detail, line in scan_source(cell.source, helpers):
+        for category, detail, line in scan_source(cell.source, helpers, imported):
             items.append({"kind": "flag", "category": category, "cell": label,
                           "detail": f"line {line}: {detail}"})
     for gid in locked:
