@@ -176,16 +176,16 @@ CHECKS = {
 
 QUIZ = [
     Question(
-        "On the fixture, windows of 400 characters complete 26 of 39 questions with overlap "
+        "On the fixture, windows of 400 characters complete 28 of 39 questions with overlap "
         "100. A colleague raises the overlap to 150 'because more overlap always helps'. What "
         "does the experiment show?",
         {
             "A": ("Completeness rises: more overlap can only add evidence.",
-                  "It fell to 23/39. Changing the overlap moves every window boundary, so some "
+                  "It fell to 26/39. Changing the overlap moves every window boundary, so some "
                   "evidence that fitted before is now cut; and the duplication ratio rose from "
                   "0.316 to 0.573."),
             "B": ("Completeness falls, while the index grows larger.",
-                  "Completeness fell to 23/39 while the index duplication rose from 0.316 to "
+                  "Completeness fell to 26/39 while the index duplication rose from 0.316 to "
                   "0.573: the step does not pay, so the stopping rule stops at 100. Overlap "
                   "helps only with evidence cut at a boundary, and every step moves all the "
                   "boundaries; measure each step and stop when completeness gains too little "
@@ -241,18 +241,18 @@ QUIZ = [
         "C",
     ),
     Question(
-        "Structure-aware chunks of 400 characters complete 30 of the 39 questions, windows of "
-        "400 with overlap 200 complete 29. A report says: 'structure-aware 77 %, windows "
-        "74 %'. What is wrong with it?",
+        "Windows of 400 with overlap 200 complete 32 of the 39 questions, structure-aware "
+        "chunks of 400 characters complete 30. A report says: 'windows 82 %, structure-aware "
+        "77 %'. What is wrong with it?",
         {
             "A": ("Nothing: percentages are the standard way to compare.",
-                  "Without the counts a reader cannot tell that 3 points here are a single "
-                  "question out of 39."),
-            "B": ("It hides that the gap is just a single question out of 39.",
-                  "Report 30/39 against 29/39: with 39 questions one question moves the rate by "
-                  "2.6 points, less than what moving the window boundaries does by itself; "
-                  "counts show the size of the evidence."),
-            "C": ("It should give more decimals: 76.92 % against 74.36 %.",
+                  "Without the counts a reader cannot tell that 5 points here are two "
+                  "questions out of 39."),
+            "B": ("It hides that the gap is just two questions out of 39.",
+                  "Report 32/39 against 30/39: with 39 questions one question moves the rate by "
+                  "2.6 points, and one step of 50 in overlap already moves completeness by 2 to "
+                  "6 questions; counts show how little evidence stands behind the gap."),
+            "C": ("It should give more decimals: 82.05 % against 76.92 %.",
                   "More decimals suggest more precision than 39 questions hold."),
             "D": ("It should report recall instead of completeness.",
                   "Recall is a different measure; the problem is hiding how few questions "

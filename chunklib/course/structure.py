@@ -299,10 +299,11 @@ QUIZ = [
         "window be shown to?",
         {
             "A": ("Only to readers whom each of the two sections allows.",
-                  "A reader may see the window only if every part of it is allowed, so the "
-                  "window gets the groups the sections share: none. Fail-closed, it is "
-                  "readable by nobody, like 6 of the guide's 24 windows; section chunks never "
-                  "mix two ACLs."),
+                  "A reader may see the window only if every part of it is allowed: the "
+                  "window carries both sections' ACLs, all of them, so a reader in employees "
+                  "and in sre may read it and nobody else. It never gets the intersection of "
+                  "the group lists (empty here), which would refuse even that reader. Like 6 of "
+                  "the guide's 24 windows it mixes two ACLs; section chunks never do."),
             "B": ("employees or sre: the groups of both sections.",
                   "Then every employee reads the start of the SRE-only Environment Matrix "
                   "through this window."),
