@@ -217,7 +217,7 @@ def _batches(lengths: list[int], tokens: int) -> list[list[int]]:
     return batches
 
 
-def embed(texts: list[str], batch_tokens: int = 1024) -> np.ndarray:
+def embed(texts: list[str], batch_tokens: int = 512) -> np.ndarray:
     """One unit vector (float32, 384 values) per text, in order: a (len(texts), 384) array.
 
     Texts past 256 word pieces (``[CLS]`` and ``[SEP]`` included) are cut, as the model cuts
