@@ -17,6 +17,9 @@ structure and window strategies, sizes 200 to 1000 characters, no overlap), in o
     .venv/bin/python benchmarks/embedding.py            # the course's venv: rows 2 and 3
     PYTHONPATH=. /tmp/st/bin/python benchmarks/embedding.py   # with sentence-transformers
 
+``--json FILE`` keeps the figures; ``benchmarks/embedding-results.json`` holds those of the last
+run with sentence-transformers (a scratch venv as in ``tools/make_embedding_fixture.py``).
+
 Threads: one per side unless ``OPENBLAS_NUM_THREADS`` says otherwise (PyTorch gets the same
 number). On a machine whose cores other work keeps busy, a multithreaded BLAS waits for cores
 it does not get on every small product (attention makes hundreds per batch) and runs several
