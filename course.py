@@ -61,7 +61,8 @@ NODEPS = "requirements-nodeps.txt"
 
 def _stamp(kind: str) -> str:
     """``kind`` and a hash of the files that decide what the ``kind`` set installs."""
-    files = ["pyproject.toml", NODEPS, *list(REQUIREMENTS.values())[:list(REQUIREMENTS).index(kind) + 1]]
+    kinds = list(REQUIREMENTS)
+    files = ["pyproject.toml", NODEPS, *list(REQUIREMENTS.values())[:kinds.index(kind) + 1]]
     data = b"".join(f.encode() + ((ROOT / f).read_bytes() if (ROOT / f).exists() else b"-")
                     for f in files)  # a learner copy has no requirements-dev.txt
     return f"{kind} {hashlib.sha256(data + sys.version.encode()).hexdigest()}"
