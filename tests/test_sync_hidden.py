@@ -214,3 +214,25 @@ def test_lesson6_references_equal_chunklib():
         for ev in spans:
             assert refs["evidence_complete"](retrieved, ev) == evaluation.evidence_complete(
                 retrieved, ev)
+
+
+def test_lesson3_todo_scaffolds_state_what_chunklib_computes():
+    nb = nbformat.read(lesson_notebook("03-overlap"), as_version=4)
+    todo = {grade_id(c): c.source.splitlines()[0] for c in nb.cells
+            if c.source.startswith("# To do")}
+    step = windows.stride(200, 50)
+    assert f"K = 1 + ceil((1000 − 200) / {step})" in todo["ex1_k"]
+    starts = ", ".join(map(str, windows.chunk_starts(1000, 200, 50)))
+    assert f"The chunks start at {starts}." in todo["ex1_last"]
+    assert f"({windows.n_chunks(1000, 200, 50) - 1} full chunks of 200 plus" in todo["ex1_stored"]
+    assert "K = 1 + ceil((1000 − 250) / stride)" in todo["ex2_k"]
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_every_todo_states_the_type_of_its_answer(lesson):
+    nb = nbformat.read(lesson_notebook(lesson), as_version=4)
+    todos = [c.source.splitlines()[0] for c in nb.cells if c.source.startswith("# To do")]
+    assert len(todos) == len(part1_cells(nb))
+    kinds = r"an int|a float|True or False|a (sorted )?list|a tuple|a string"
+    for line in todos:
+        assert re.search(rf"\(({kinds})\b[^)]*(\)|$)", line), line
