@@ -2,7 +2,8 @@
 
 Each lesson registers its checks in ``chunklib.course.<lesson>`` as ``Check`` objects whose
 expected value is *computed* by chunklib when the check runs, so no answer is typed twice.
-The grade comes from nbgrader's hidden tests, not from here; a self-check only helps.
+The grade comes from nbgrader's hidden tests, not from here, but both compare with the one
+rule ``chunklib.exact.same`` (types included), so "Right" here always means the point there.
 
 Leaves out: hiding the answers from a determined reader. chunklib is installed on the
 learner's machine, so the expected values can be computed by anyone; a self-check is a
@@ -15,9 +16,10 @@ learning aid, not an exam.
 from __future__ import annotations
 
 import importlib
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from chunklib.exact import same, type_advice
 
 
 @dataclass(frozen=True)
@@ -29,7 +31,6 @@ class Check:
 
     expected: Callable[[], object]
     hint: str
-    tolerance: float = 0.0
 
 
 def _registry(lesson: str) -> dict[str, Check]:
@@ -50,14 +51,13 @@ def verdict(key: str, answer: object) -> tuple[bool | None, str]:
     if answer is None or answer is Ellipsis:
         return None, "… No answer yet: replace None with your answer and run the cell again."
     expected = item.expected()
-    if isinstance(expected, bool) or not isinstance(expected, (int, float)):
-        ok = type(answer) is type(expected) and answer == expected
-    elif isinstance(answer, bool) or not isinstance(answer, (int, float)):
-        return False, f"✗ Not yet: the answer is a number, you gave {type(answer).__name__}."
-    else:
-        ok = math.isclose(answer, expected, rel_tol=item.tolerance, abs_tol=item.tolerance)
-    return (True, "✓ Right.") if ok else (False, f"✗ Not yet. Hint: {item.hint}")
-
+    if same(answer, expected):
+        return True, "✓ Right."
+    advice = type_advice(answer, expected)
+    if advice:
+        advice = advice[0].upper() + advice[1:]
+        return False, f"✗ Not yet: the value is right, but not its type. {advice}."
+    return False, f"✗ Not yet. Hint: {item.hint}"
 
 def check(key: str, answer: object) -> None:
     """Print the verdict for ``answer`` to the question ``key`` ("lesson.name").

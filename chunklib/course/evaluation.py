@@ -162,10 +162,9 @@ CHECKS = {
                               _COMPLETE),
     "ex1_complete": Check(lambda: evidence_complete(EX1_RETRIEVED, EX1_EVIDENCE[0]), _COMPLETE),
     "ex1_covered": Check(lambda: intersection_length(EX1_EVIDENCE, EX1_RETRIEVED), _COVERED),
-    "ex1_recall": Check(lambda: span_recall(EX1_RETRIEVED, EX1_EVIDENCE), _RECALL, 1e-3),
-    "ex1_precision": Check(lambda: span_precision(EX1_RETRIEVED, EX1_EVIDENCE), _PRECISION,
-                           1e-3),
-    "ex1_iou": Check(lambda: span_iou(EX1_RETRIEVED, EX1_EVIDENCE), _IOU, 1e-3),
+    "ex1_recall": Check(lambda: span_recall(EX1_RETRIEVED, EX1_EVIDENCE), _RECALL),
+    "ex1_precision": Check(lambda: span_precision(EX1_RETRIEVED, EX1_EVIDENCE), _PRECISION),
+    "ex1_iou": Check(lambda: span_iou(EX1_RETRIEVED, EX1_EVIDENCE), _IOU),
     "ex2_groups": Check(lambda: len(merge_hits(EX2_HITS)), _GROUPS),
     "ex2_span": Check(lambda: next((m["start"], m["end"]) for m in merge_hits(EX2_HITS)
                                    if any(p["chunk_id"] == "a" for p in m["parts"])), _SPAN),

@@ -217,7 +217,7 @@ CHECKS = {
     "ex_path_a": Check(lambda: outline_path(PATH_A_TITLE), _PATH),
     "ex_path_b": Check(lambda: outline_path(PATH_B_TITLE), _PATH),
     "ex_repeated": Check(lambda: total_length(SPANS) - union_length(SPANS), _REPEATED),
-    "ex_ratio": Check(lambda: duplication_ratio(SPANS, SOURCE_LENGTH), _RATIO, 5e-4),
+    "ex_ratio": Check(lambda: duplication_ratio(SPANS, SOURCE_LENGTH), _RATIO),
     "ex_seed_d": Check(lambda: total_length(SPANS) - SOURCE_LENGTH, _SEED),
     "ex_citable": Check(citable_letter, _CITABLE),
     "ex_hash": Check(hash_change_after_rename, _HASH),

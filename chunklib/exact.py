@@ -1,0 +1,104 @@
+"""The course's one comparison rule for answers, and what to say when only the type is off.
+
+``same(answer, expected)`` is the rule every hidden test applies (tools/sync_hidden.py copies
+its source into the notebooks as ``_same``) and the rule ``chunklib.selfcheck`` applies, so a
+self-check that says "Right" always means the point. Types count: a list is not a tuple, True
+is not 1, 6.0 is not 6, and an object whose ``__eq__`` always says True never passes. Floats
+are equal within 1e-9, relative to the expected value (absolute below 1).
+``type_advice(answer, expected)`` says, in words, how to write a right value given in the
+wrong type ("write 6, not 6.0").
+
+Leaves out: sets and other containers (no answer in the course is one); the hint for a wrong
+value (each self-check has its own).
+
+    >>> same(6, 6), same(6.0, 6), same([("c4", 1)], [("c4", 1)])
+    (True, False, True)
+"""
+
+from __future__ import annotations
+
+
+def same(a, b):
+    """True when ``a`` equals the expected value ``b``, types included, at every depth.
+
+    ``same((1, 2), [1, 2])`` -> False
+    """
+    if type(a) is not type(b):
+        return False
+    if type(b) in (list, tuple):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if type(b) is dict:
+        return len(a) == len(b) and all(
+            any(same(k, kb) and same(a[k], b[kb]) for k in a) for kb in b)
+    if type(b) is float:
+        return abs(a - b) <= 1e-9 * max(1.0, abs(b))
+    if type(b) in (int, str, bool, bytes, type(None)):
+        return a == b
+    return False
+
+
+def _is_number(x) -> bool:
+    try:
+        float(x)
+    except (TypeError, ValueError):
+        return False
+    return not isinstance(x, (str, bytes))
+
+
+def _means(a, b) -> bool:
+    """True when ``a`` stands for the value ``b`` whatever its type: 6.0, numpy 6, "6" for 6."""
+    if isinstance(b, (list, tuple)):
+        return (isinstance(a, (list, tuple)) and len(a) == len(b)
+                and all(_means(x, y) for x, y in zip(a, b)))
+    if isinstance(b, dict):
+        return (isinstance(a, dict) and len(a) == len(b)
+                and all(any(_means(k, kb) and _means(a[k], b[kb]) for k in a) for kb in b))
+    if isinstance(a, str) and not isinstance(b, str):
+        text = a.strip().strip("'\"")
+        return text == str(b) or (_is_number(b) and _means_number(text, b))
+    if isinstance(b, str):
+        return type(a) is str and a == b
+    if _is_number(a) and _is_number(b):
+        return _means_number(a, b)
+    return False
+
+
+def _means_number(a, b) -> bool:
+    try:
+        x, y = float(a), float(b)
+    except (TypeError, ValueError):
+        return False
+    return abs(x - y) <= 1e-9 * max(1.0, abs(y))
+
+
+def _advice(a, b) -> str | None:
+    """The first type difference between ``a`` and ``b`` (which mean the same), in words."""
+    if type(a) is type(b):
+        if type(b) in (list, tuple):
+            return next((w for x, y in zip(a, b) if (w := _advice(x, y))), None)
+        if type(b) is dict:
+            return next((w for kb in b for k in a if _means(k, kb)
+                         if (w := _advice(k, kb) or _advice(a[k], b[kb]))), None)
+        return None
+    kind = type(b).__name__
+    if isinstance(a, str):
+        return "write it without quotes: a string is not a number or a True/False"
+    if type(b) in (list, tuple):
+        brackets = {"list": "[...]", "tuple": "(...)"}
+        return (f"write a {kind} {brackets[kind]}, not a {type(a).__name__} "
+                f"{brackets.get(type(a).__name__, '')}").rstrip()
+    if type(a).__module__ == "numpy":
+        return f"write a plain {kind}, e.g. {kind}(x), not a numpy {type(a).__name__}"
+    if type(b) in (int, float, bool):
+        return f"write {b!r}, not {a!r}"
+    return f"write a {kind}, not a {type(a).__name__}"
+
+
+def type_advice(answer, expected) -> str | None:
+    """How to write ``answer`` when it is the right value in the wrong type; None otherwise.
+
+    ``type_advice(6.0, 6)`` -> 'write 6, not 6.0'
+    """
+    if same(answer, expected) or not _means(answer, expected):
+        return None
+    return _advice(answer, expected)

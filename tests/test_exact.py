@@ -1,0 +1,65 @@
+"""The course's comparison rule (chunklib.exact) and the self-check that applies it."""
+
+import numpy as np
+import pytest
+
+from chunklib import selfcheck
+from chunklib.exact import same, type_advice
+
+
+class AlwaysEqual:
+    def __eq__(self, other):
+        return True
+
+    __hash__ = object.__hash__
+
+
+@pytest.mark.parametrize("answer, expected", [
+    (6, 6), (0.6, 0.6), (120 / 200, 0.6), (1e12 + 1e-4, 1e12), (True, True), ("B", "B"),
+    ([("c4", 1)], [("c4", 1)]), (("a", "b"), ("a", "b")), ({"k": [1, 2]}, {"k": [1, 2]}),
+    ([], []), (None, None),
+])
+def test_equal_values_of_the_same_type_are_the_same(answer, expected):
+    assert same(answer, expected)
+
+
+@pytest.mark.parametrize("answer, expected", [
+    (6.0, 6), (np.int64(6), 6), ("6", 6), (True, 1), (1, True), (0, False), (6, 6.0),
+    (np.float64(0.6), 0.6), ([1, 2], (1, 2)), ((1, 2), [1, 2]), ([("c4", 1.0)], [("c4", 1)]),
+    ([["c4", 1]], [("c4", 1)]), (AlwaysEqual(), 6), ([AlwaysEqual()], [6]),
+    ({"k": AlwaysEqual()}, {"k": [1]}), ({AlwaysEqual(): 1}, {"k": 1}), (0.6 + 1e-6, 0.6),
+    (7, 6), ([1, 2, 3], [1, 2]), ("b", "B"), (None, 0),
+])
+def test_other_types_or_values_are_not(answer, expected):
+    assert not same(answer, expected)
+
+
+@pytest.mark.parametrize("answer, expected, advice", [
+    (6.0, 6, "write 6, not 6.0"),
+    (np.int64(6), 6, "write a plain int, e.g. int(x), not a numpy int64"),
+    (np.float64(0.25), 0.25, "write a plain float, e.g. float(x), not a numpy float64"),
+    ("6", 6, "write it without quotes: a string is not a number or a True/False"),
+    ("True", True, "write it without quotes: a string is not a number or a True/False"),
+    (0, False, "write False, not 0"),
+    ([("c4", 1.0)], [("c4", 1)], "write 1, not 1.0"),
+    ([["c4", 1]], [("c4", 1)], "write a tuple (...), not a list [...]"),
+    ([100, 300], (100, 300), "write a tuple (...), not a list [...]"),
+])
+def test_a_right_value_of_the_wrong_type_is_explained(answer, expected, advice):
+    assert type_advice(answer, expected) == advice
+
+
+@pytest.mark.parametrize("answer, expected", [
+    (6, 6), (7.0, 6), ("7", 6), (None, 6), (AlwaysEqual(), 6), ("B ", "B"), (True, 6),
+])
+def test_no_advice_for_a_right_answer_or_a_wrong_value(answer, expected):
+    assert type_advice(answer, expected) is None
+
+
+def test_the_self_check_says_right_only_when_the_rule_does():
+    assert selfcheck.verdict("overlap.ex1_k", 7) == (True, "✓ Right.")
+    ok, message = selfcheck.verdict("overlap.ex1_k", 1 + 900 / 150)
+    assert ok is False and message.endswith("Write 7, not 7.0.")
+    ok, message = selfcheck.verdict("lifecycle.employee_hits", [("c4", 1.0)])
+    assert ok is False and "Write 1, not 1.0." in message
+    assert selfcheck.verdict("overlap.ex1_k", AlwaysEqual())[0] is False
