@@ -1,63 +1,31 @@
 """Real `nbgrader autograde` round trips for every lesson.
 
-Per lesson, in one throwaway course folder: the solution scores full marks, the blank release
-scores 0, every wrong solution of ``tests/wrong/lNN_*.py`` loses exactly the points of the
-cells it names (and keeps every other point), correct work that writes to stderr keeps its
-points, and feedback shows no hidden test.
+Per lesson, in the lesson's one autograde run (tests/graded_class.py): the solution scores
+full marks, the blank release scores 0, every wrong solution of ``tests/wrong/lNN_*.py`` loses
+exactly the points of the cells it names (and keeps every other point), correct work that
+writes to stderr keeps its points, and feedback shows no hidden test.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 
 import nbformat
 import pytest
 
-from tests.nbgrading import (
-    lesson_notebook,
-    lessons,
-    max_scores,
-    nbgrader,
-    new_course,
-    scores,
-    set_cells,
-    submit,
-)
+from tests.graded_class import graded_class
+from tests.nbgrading import lesson_notebook, lessons
 
 pytestmark = pytest.mark.slow
 
 
-def wrong_module(lesson: str):
-    number = lesson.split("-")[0]
-    mods = [m for m in ("l" + number + "_" + lesson.split("-", 1)[1].replace("-", "_"),)]
-    return importlib.import_module(f"tests.wrong.{mods[0]}")
-
-
-# one xdist group per lesson: each lesson's autograde runs once, on one worker, in parallel
-# with the other lessons (course.py test runs pytest with --dist loadgroup)
+# one xdist group per lesson: each lesson's class is autograded once, on one worker, in parallel
+# with the other lessons (course.py test runs pytest with --dist loadgroup); the run is shared
+# with tests/test_grading_agreement.py
 @pytest.fixture(scope="module", params=[
     pytest.param(lesson, marks=pytest.mark.xdist_group(lesson)) for lesson in lessons()])
-def graded(request, tmp_path_factory):
-    """Autograde every kind of submission of one lesson; yield what the tests need."""
-    lesson = request.param
-    course = new_course(tmp_path_factory.mktemp(lesson), [lesson])
-    nbgrader("generate_assignment", lesson, "--force", cwd=course)
-    source = nbformat.read(lesson_notebook(lesson), as_version=4)
-    blank = nbformat.read(lesson_notebook(lesson, course / "release"), as_version=4)
-    wrong = wrong_module(lesson)
-    submit(course, "solution", lesson, source)
-    submit(course, "blank", lesson, blank)
-    for name, (cells, _lost) in wrong.WRONG.items():
-        submit(course, f"wrong-{name}".replace("_", "-"), lesson, set_cells(source, cells))
-    noisy = getattr(wrong, "NOISY_BUT_RIGHT", None)
-    if noisy:
-        submit(course, "noisy", lesson, set_cells(source, noisy))
-    proc = nbgrader("autograde", lesson, "--create", "--force", cwd=course)
-    nbgrader("generate_feedback", lesson, "--force", "--student", "wrong-range-bug",
-             cwd=course, check=False) if lesson == "03-overlap" else None
-    return {"lesson": lesson, "course": course, "scores": scores(course, lesson),
-            "max": max_scores(source), "wrong": wrong, "log": proc.stdout + proc.stderr}
+def graded(request):
+    return graded_class(request.param)
 
 
 def test_solution_scores_full_marks(graded):
