@@ -21,6 +21,7 @@ hold it.
 from __future__ import annotations
 
 from chunklib.access import authorized, search
+from chunklib.course import EXAMPLE_POINTS, HIDDEN_POINTS
 from chunklib.elements import parse_elements
 from chunklib.fixture import Source, load_source, load_sources
 from chunklib.identity import H
@@ -28,7 +29,6 @@ from chunklib.index import ChunkIndex
 from chunklib.lifecycle import FakeEmbedder, insert_paragraph, plan_update, rename_heading, update
 from chunklib.quiz import Question
 from chunklib.selfcheck import Check
-from chunklib.course import EXAMPLE_POINTS, HIDDEN_POINTS
 from chunklib.structure import DEFAULT_SIZE, structure_chunks
 
 MATRIX = ("Deployment Guide", "Environment Matrix")
