@@ -98,8 +98,8 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
      "on. The\n  new paragraph takes the id the old third chunk had, 37 of the moved chunks take "
      "the id\n  their successor had, and the last one gets an id never used before",
      cl.ordinal_ids_moved(40, 2) == (38, 0) and ordinal_ids_shift(40, 2)),
-    ("With *Overview* still chosen, choose *remove the section's ACL*: the section's\n   4 "
-     "chunks are refused and their entries become tombstones",
+    ("With *Overview* still chosen, choose *remove the section's ACL*: the 4 chunks of\n   "
+     "the section and its subsections are refused and their entries become tombstones",
      REMOVED["tombstone"] == sorted(c.chunk_id for c in structure_chunks(GUIDE)
                                     if c.heading_path[:2] == ("Deployment Guide", "Overview"))
      and len(REMOVED["tombstone"]) == 4),
