@@ -271,8 +271,9 @@ def _plan() -> dict[str, list[str]]:
 
 _REL = ("The chunk id takes the span relative to its element: subtract the element's start "
         "from both ends. The result is a tuple of two ints.")
-_MOVED = ("With ordinal ids, every chunk whose position shifts gets the id its neighbour had; "
-          "count the old chunks at or after the insertion point.")
+_MOVED = ("With ordinal ids, every chunk whose position shifts gets another id (the one its "
+          "successor had, or a new one for the last chunk); count the old chunks at or after the "
+          "insertion point.")
 _CONTENT = ("A content-derived id is built from the chunk's own element, span and text: does "
             "any of that change for the old chunks?")
 _SCORED = ("Filter first: same tenant, and the ACL shares a group with the reader (a missing "
