@@ -65,7 +65,37 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
     ("A negative overlap fails the other way: the stride is longer than C, so the units between "
      "two chunks are in none of them", gaps_with_negative_overlap()),
     ("the last one holds 100 units", w.last_chunk_length(1000, 200, 50) == 100),
+    ("Now the last chunk is a full chunk of 250 units that ends exactly at 1000, with nothing "
+     "left over", w.chunk_lengths(1000, 250, 100) == [250] * 6),
 ]
+
+
+def test_the_part2_introduction_states_the_points_the_cells_give():
+    from chunklib.course import EXAMPLE_POINTS, HIDDEN_POINTS
+
+    points = {c.metadata["nbgrader"]["grade_id"]: c.metadata["nbgrader"].get("points")
+              for c in NB.cells if c.metadata.get("nbgrader", {}).get("grade")}
+    assert {p for g, p in points.items() if g.endswith("_examples")} == {EXAMPLE_POINTS}
+    assert {p for g, p in points.items() if g.endswith("_hidden")} == {HIDDEN_POINTS}
+    assert (f"a cell of examples ({EXAMPLE_POINTS} point) and a cell of hidden tests with edge "
+            f"cases ({HIDDEN_POINTS} points)") in PROSE
+
+
+def test_the_part2_introduction_counts_each_functions_arguments():
+    import ast
+
+    args = {}
+    for cell in NB.cells:
+        if cell.metadata.get("nbgrader", {}).get("solution") and cell.source.startswith("def "):
+            (fn,) = ast.parse(cell.source).body
+            args[fn.name] = [a.arg for a in fn.args.args]
+    assert args["stride"] == ["size", "overlap"]
+    assert args["chunk_with_overlap"] == ["units", "size", "overlap"]
+    three = [name for name, a in args.items() if a == ["n", "size", "overlap"]]
+    assert len(args) == 7 and len(three) == 5
+    assert ("`stride` takes two ints, `chunk_with_overlap` takes a list of units and two ints, "
+            "and the other five take three ints") in PROSE
+
 
 
 def test_the_worked_example_cell_checks_the_loop_count_with_chunklib():
@@ -106,8 +136,9 @@ QUIZ_CLAIMS = [
      w.stride(200, 50) == 150 and w.window_spans(1000, 200, 50)[:2] == [(0, 200), (150, 350)]),
     ("Chunks 250 apart would leave 50 units between two chunks that no chunk holds",
      {b - (a + 200) for a, b in zip(range(0, 1000, 250), range(250, 1000, 250))} == {50}),
-    ("Chunks 50 apart would hold each unit 4 times",
-     sum(s <= 500 < e for s, e in w.window_spans(1000, 200, 150)) == 4),
+    ("Chunks 50 apart would hold most units 4 times",
+     sum(s <= 500 < e for s, e in w.window_spans(1000, 200, 150)) == 4
+     and sum(t == 4 for t in times(1000, 200, 150)) > 1000 // 2),
 ]
 
 

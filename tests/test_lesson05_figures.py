@@ -54,8 +54,30 @@ ACL, ACL_VECTORS = plan_of("change the section's ACL")
 INSERT, _ = plan_of("insert a paragraph", ("Deployment Guide", "Overview"))
 GONE, _ = plan_of("delete the source")
 ROOT, _ = plan_of("rename the heading", ("Deployment Guide",))
+REMOVED, _ = plan_of("remove the section's ACL", ("Deployment Guide", "Overview"))
+
+
+def repeated_paragraph_moves_a_later_id():
+    """A paragraph inserted in the first section that repeats the guide's last paragraph."""
+    from chunklib.elements import parse_elements
+    from chunklib.lifecycle import insert_paragraph
+
+    last = [e for e in parse_elements(GUIDE.text) if e.kind == "paragraph"][-1]
+    old = structure_chunks(GUIDE)
+    new = {c.chunk_id for c in structure_chunks(
+        insert_paragraph(GUIDE, ("Deployment Guide", "Overview"), last.text))}
+    moved = {c.heading_path for c in old if c.chunk_id not in new}
+    return moved == {("Deployment Guide", "Overview"), last.heading_path}
 SECTION, KEPT = cl.renamed_section_ids()
 SPLIT = cl.split_windows()
+
+def ordinal_ids_shift(n, at):
+    """Old ids by ordinal; after inserting at ``at``, chunk j >= at sits at j + 1."""
+    old = [("guide", j) for j in range(n)]
+    moved = [("guide", j + (j >= at)) for j in range(n)]
+    return (all(moved[j] == old[j + 1] for j in range(at, n - 1)) and moved[-1] not in old
+            and ("guide", at) == old[at] and moved[:at] == old[:at])
+
 
 CLAIMS = [  # (text the lesson shows, is it true by chunklib)
     (f"section holds {SECTION} chunks: two paragraphs and\nthe four rows of its table",
@@ -72,8 +94,19 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
      len(GONE["tombstone"]) == 44 == len(structure_chunks(GUIDE))),
     ("all 44 chunks need a new vector,\n   and still no chunk id changes",
      len(ROOT["reembed"]) == 44 and ROOT["add"] == []),
-    ("inserted as the\n  third chunk of a 40-chunk document gives 38 chunks the id their "
-     "neighbour had", cl.ordinal_ids_moved(40, 2) == (38, 0)),
+    ("inserted as the\n  third chunk of a 40-chunk document moves the 38 chunks after it one place "
+     "on. The\n  new paragraph takes the id the old third chunk had, 37 of the moved chunks take "
+     "the id\n  their successor had, and the last one gets an id never used before",
+     cl.ordinal_ids_moved(40, 2) == (38, 0) and ordinal_ids_shift(40, 2)),
+    ("With *Overview* still chosen, choose *remove the section's ACL*: the 4 chunks of\n   "
+     "the section and its subsections are refused and their entries become tombstones",
+     REMOVED["tombstone"] == sorted(c.chunk_id for c in structure_chunks(GUIDE)
+                                    if c.heading_path[:2] == ("Deployment Guide", "Overview"))
+     and len(REMOVED["tombstone"]) == 4),
+    ("a new paragraph that repeats, word for word, one further down the source shifts\n   that "
+     "one's occurrence count, and with it that one's id", repeated_paragraph_moves_a_later_id()),
+    ("Both\ngenerations use the same `index_revision`",
+     cl.CHECKS["n_new_entries"].expected() == 4),
     ("the production row then gets one bm25 score for an employee and another for an\nSRE",
      OPENED[0][0] == OPENED[1][0] == ROW_ID and OPENED[0][1] != OPENED[1][1]),
     ("Of the fixture's 60 chunks, 59 get an index entry",
@@ -90,14 +123,6 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
      f"covers characters {SPLIT[1][0]} to\n{SPLIT[1][1]}", SPLIT[1][2:] == (900, 1596)),
     ("A document has 10 chunks, one paragraph each", cl.ordinal_ids_moved(10, 3) == (7, 0)),
 ]
-
-
-def ordinal_ids_shift(n, at):
-    """Old ids by ordinal; after inserting at ``at``, chunk j >= at sits at j + 1."""
-    old = [("guide", j) for j in range(n)]
-    moved = [("guide", j + (j >= at)) for j in range(n)]
-    return (all(moved[j] == old[j + 1] for j in range(at, n - 1)) and moved[-1] not in old
-            and ("guide", at) == old[at] and moved[:at] == old[:at])
 
 
 QUIZ_CLAIMS = [

@@ -26,7 +26,7 @@ ALLOWED = [
     r"To dos? \d+(?: to \d+)?", r"Part \d", r"Example \d", r"Question \d", r"\bq\d+\b",
     r"cl100k(?:_base)?", r"o200k(?:_base)?", r"(?:all-)?MiniLM-L6(?:-v2)?", r"UTF-8",
     r"U\+[0-9A-F]{4}", r"gpt-3\.5-turbo", r"\bgpt2\b", r"GPT-4", r"text-embedding-3",
-    r"SHA-256", r"sha256", r"FTS5", r"(?i:bm25)", r"\\x1f", r"pgvector 0\.8",
+    r"SHA-256", r"sha256", r"FTS5", r"\bsqlite3\b", r"(?i:bm25)", r"\\x1f", r"pgvector 0\.8",
     r"issue #\d+",                               # an issue number of another project
     r"\b[A-Z] [−+] 1\b", r"\b1 \+ ",              # the constant 1 of a formula: K − 1, O + 1
 ]

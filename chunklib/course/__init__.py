@@ -9,6 +9,10 @@ Leaves out: lesson prose, which lives in the notebooks.
 
 from importlib.resources import files
 
+#: Points of a Part 2 cell of examples and of its hidden tests, and of a Part 1 To-do's check
+#: (the grading standard of ``COURSE.md``); tests prove the notebooks' metadata agrees.
+EXAMPLE_POINTS, HIDDEN_POINTS, TODO_POINTS = 1, 2, 1
+
 
 def chapter_reference() -> str:
     """The chapter reference Markdown, the single source every lesson shows.

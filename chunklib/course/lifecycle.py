@@ -21,6 +21,7 @@ hold it.
 from __future__ import annotations
 
 from chunklib.access import authorized, search
+from chunklib.course import EXAMPLE_POINTS, HIDDEN_POINTS
 from chunklib.elements import parse_elements
 from chunklib.fixture import Source, load_source, load_sources
 from chunklib.identity import H
@@ -31,6 +32,8 @@ from chunklib.selfcheck import Check
 from chunklib.structure import DEFAULT_SIZE, structure_chunks
 
 MATRIX = ("Deployment Guide", "Environment Matrix")
+#: The section of the explorer's third and fourth things to try.
+OVERVIEW = ("Deployment Guide", "Overview")
 #: The renamed heading of the Predict-first question.
 RENAMED = "Environments and replicas"
 #: The chunks of the Part 1 search (short ids and texts, so it can be done by hand).
@@ -66,6 +69,8 @@ SPLIT_SECTION = ("Deployment Guide", "Deploying to production", "Change windows 
 
 #: The ordinal-id example of the chapter context: (chunks in the document, ordinal inserted at).
 ORDINAL_EXAMPLE = (40, 2)
+#: The ordinal-id example of Part 1 (to dos 2 and 3), in the same form.
+PART1_ORDINAL = (10, 3)
 #: The embedder call at which the notebook's failing build dies.
 FAIL_CALL = 3
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
@@ -139,7 +144,8 @@ def figures() -> dict[str, object]:
     matrix = [c for c in structure_chunks(guide) if c.heading_path[:2] == MATRIX]
     replay = _notebook_replay()
     rename, acl = _explorer("rename the heading"), _explorer("change the section's ACL")
-    insert = _explorer("insert a paragraph", ("Deployment Guide", "Overview"))
+    insert = _explorer("insert a paragraph", OVERVIEW)
+    removed = _explorer("remove the section's ACL", OVERVIEW)
     gone, top = _explorer("delete the source"), _explorer("rename the heading", MATRIX[:1])
     doc, at = ORDINAL_EXAMPLE
     first, renamed = replay["first"], replay["renamed"]
@@ -152,9 +158,11 @@ def figures() -> dict[str, object]:
         "rename_vectors": rename.embedded,
         "acl_entries": len(acl.plan["reindex"]), "acl_vectors": acl.embedded,
         "insert_new": len(insert.plan["add"]), "insert_gone": len(insert.plan["tombstone"]),
+        "remove_refused": len(removed.plan["tombstone"]),
         "guide_chunks": len(gone.plan["tombstone"]), "top_vectors": len(top.plan["reembed"]),
         "ordinal_doc": doc, "ordinal_word": _ORDINALS[at],
         "ordinal_moved": ordinal_ids_moved(doc, at)[0],
+        "ordinal_successor": ordinal_ids_moved(doc, at)[0] - 1,
         "fixture_chunks": replay["stored"], "fixture_entries": first.entries,
         "scored": replay["scored"],
         "renamed_generation": renamed.generation,
@@ -162,6 +170,27 @@ def figures() -> dict[str, object]:
         "renamed_kept": len(renamed.plan["keep"]), "renamed_calls": renamed.embedded,
         "fail_call": _ORDINALS[FAIL_CALL - 1], "failed_generation": replay["failed"],
         "still_published": replay["published"], "faq_entries": replay["faq_entries"],
+        **_part_intros(),
+    }
+
+
+def _part_intros() -> dict[str, object]:
+    """The figures of the Part 1 and Part 2 introductions."""
+    element_start, element_end = _split_element_span()
+    (_, first_end, _, _), (second_start, second_end, _, _) = split_windows()
+    doc, at = PART1_ORDINAL
+    query, tenant, groups, k = PART1_QUERY
+    return {
+        "split_overlap": first_end - second_start, "split_start": element_start,
+        "split_end": element_end, "window_start": second_start, "window_end": second_end,
+        "moved_doc": doc, "moved_after": _ORDINALS[at - 1], "moved_new": _ORDINALS[at],
+        "moved_at": at,
+        "part1_call": f"search(chunks, {query!r}, {tenant!r}, {groups!r}, k={k})".replace("'", '"'),
+        "part1_chunks": table_markdown(PART1_CHUNKS,
+                                       ["chunk_id", "tenant_id", "acl", "retrieval_text"]),
+        "plan_old": table_markdown(PLAN_OLD, ["chunk_id", "retrieval_sha256", "acl"]),
+        "plan_new": table_markdown(PLAN_NEW, ["chunk_id", "retrieval_sha256", "acl"]),
+        "example_points": EXAMPLE_POINTS, "hidden_points": HIDDEN_POINTS,
     }
 
 
@@ -177,6 +206,14 @@ def table_markdown(rows: list[dict], columns: list[str]) -> str:
         cells = [v if isinstance(v, str) else repr(v) for v in (row[c] for c in columns)]
         lines.append("| " + " | ".join("`" + v.replace("|", "\\|") + "`" for v in cells) + " |")
     return "\n".join(lines)
+
+
+def _split_element_span() -> tuple[int, int]:
+    """(start, end) in the source of the hard-split paragraph of Part 1."""
+    guide = load_source("deployment-guide")
+    (element,) = [e for e in parse_elements(guide.text)
+                  if e.heading_path == SPLIT_SECTION and e.kind == "paragraph"]
+    return element.start, element.end
 
 
 def split_windows() -> list[tuple[int, int, int, int]]:
@@ -234,8 +271,9 @@ def _plan() -> dict[str, list[str]]:
 
 _REL = ("The chunk id takes the span relative to its element: subtract the element's start "
         "from both ends. The result is a tuple of two ints.")
-_MOVED = ("With ordinal ids, every chunk whose position shifts gets the id its neighbour had; "
-          "count the old chunks at or after the insertion point.")
+_MOVED = ("With ordinal ids, every chunk whose position shifts gets another id (the one its "
+          "successor had, or a new one for the last chunk); count the old chunks at or after the "
+          "insertion point.")
 _CONTENT = ("A content-derived id is built from the chunk's own element, span and text: does "
             "any of that change for the old chunks?")
 _SCORED = ("Filter first: same tenant, and the ACL shares a group with the reader (a missing "
@@ -252,8 +290,8 @@ CHECKS = {
                           "Which inputs of the chunk id does a heading rename touch? The "
                           "heading reaches only the retrieval text."),
     "rel_span": Check(lambda: split_windows()[1][2:], _REL),
-    "ordinal_moved": Check(lambda: ordinal_ids_moved()[0], _MOVED),
-    "content_moved": Check(lambda: ordinal_ids_moved()[1], _CONTENT),
+    "ordinal_moved": Check(lambda: ordinal_ids_moved(*PART1_ORDINAL)[0], _MOVED),
+    "content_moved": Check(lambda: ordinal_ids_moved(*PART1_ORDINAL)[1], _CONTENT),
     "scored_ids": Check(scored_ids, _SCORED),
     "employee_hits": Check(lambda: search(PART1_CHUNKS, *PART1_QUERY), _HITS),
     "n_embed": Check(lambda: len(_plan()["reembed"]) + len(_plan()["add"]), _EMBED),
@@ -307,7 +345,7 @@ QUIZ = [
     ),
     Question(
         "A search scores every chunk, keeps the top 5 and then removes the ones the user may "
-        "not read. Which two problems does this cause?",
+        "not read. What goes wrong?",
         {
             "A": ("Unreadable chunks are scored, and fewer than 5 may come back.",
                   "The unauthorized chunks were scored, so they can reach logs, rerankers or "

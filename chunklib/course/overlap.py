@@ -11,6 +11,7 @@ Leaves out: prose; the notebook ``notebooks/03-overlap/overlap.ipynb`` and its t
     7
 """
 
+from chunklib.course import EXAMPLE_POINTS, HIDDEN_POINTS
 from chunklib.intervals import duplication_ratio
 from chunklib.quiz import Question
 from chunklib.selfcheck import Check
@@ -60,10 +61,13 @@ def figures() -> dict[str, object]:
            "extra_percent": round((stored_positions(n, size, overlap) - n) / n * 100),
            "factor": duplication_factor(n, size, overlap),
            "ratio_r": duplication_ratio(window_spans(n, size, overlap), n),
-           "guaranteed": overlap + 1, "no_overlap": 0}
+           "guaranteed": overlap + 1, "no_overlap": 0,
+           "empty_n": 0, "empty_factor": duplication_factor(0, size, overlap)}
     fit_n, fit_size, fit_overlap = EXACT_FIT
-    fig.update({"fit_size": fit_size, "fit_overlap": fit_overlap,
-                "fit_end": window_spans(fit_n, fit_size, fit_overlap)[-1][1]})
+    fig.update({"fit_n": fit_n, "fit_size": fit_size, "fit_overlap": fit_overlap,
+                "fit_last": last_chunk_length(fit_n, fit_size, fit_overlap),
+                "fit_end": window_spans(fit_n, fit_size, fit_overlap)[-1][1],
+                "example_points": EXAMPLE_POINTS, "hidden_points": HIDDEN_POINTS})
     top = size - 1  # the explorer keeps O below C
     counts = times_stored(n, size, top)
     full = [unit for unit, times in enumerate(counts) if times == size]
@@ -155,8 +159,8 @@ QUIZ = [
                   "Overlap repeats the last O units of the previous chunk, not the table's "
                   "header; rows far below the header never see it."),
             "C": ("Overlap of 20 %, the usual default, on every chunk.",
-                  "No amount of overlap is a default that fixes missing context; it costs "
-                  "storage for every chunk and helps only at boundaries."),
+                  "No overlap setting, default or not, brings back context that sits "
+                  "elsewhere; it costs storage on every chunk and helps only at boundaries."),
             "D": ("Smaller chunks, so that the row weighs more in its vector.",
                   "Smaller chunks separate the row from its header even more often, and the "
                   "row alone still does not say what its columns mean."),
@@ -205,7 +209,7 @@ QUIZ = [
                   "chunk holds: the overlap must be taken away, not added."),
             "B": (f"{SEED_OVERLAP}",
                   f"That is the overlap itself, the part each chunk shares with the one before. "
-                  f"Chunks {SEED_OVERLAP} apart would hold each unit "
+                  f"Chunks {SEED_OVERLAP} apart would hold most units "
                   f"{SEED_SIZE // SEED_OVERLAP} times."),
             "C": (f"{stride(SEED_SIZE, SEED_OVERLAP)}",
                   f"The stride is the chunk size minus the overlap, {SEED_SIZE} − "
