@@ -9,6 +9,10 @@ Leaves out: lesson prose, which lives in the notebooks.
 
 from importlib.resources import files
 
+#: Points of each Part 2 grade cell, examples and hidden tests, in every lesson (COURSE.md's
+#: grading standard); tests/test_prose.py checks the notebooks' grade cells against them.
+POINTS = {"examples": 1, "hidden": 2}
+
 
 def chapter_reference() -> str:
     """The chapter reference Markdown, the single source every lesson shows.

@@ -16,11 +16,13 @@ hold it.
 
 from chunklib.boundaries import (
     DEFAULT_SEPARATORS,
+    boundary_quality,
     compare_strategies,
     recursive_split,
     span_stats,
     split_text,
 )
+from chunklib.course import POINTS
 from chunklib.quiz import Question
 from chunklib.selfcheck import Check
 from chunklib.sentences import paragraph_spans, split_sentences
@@ -92,7 +94,25 @@ def figures() -> dict[str, object]:
         "extra_min": _WORDS[min(extra)], "extra_max": _WORDS[max(extra)],
         "budget": WORDPIECE_BUDGET, "budget_k": len(by_pieces),
         "budget_largest": max(wordpiece_count(passage[s:e]) for s, e in by_pieces),
+        **part1_figures(),
+        "empty_split": repr(recursive_split("", PART1_SIZE)),
+        "single_quality": boundary_quality(split_sentences(PART1_TEXT), [(0, len(PART1_TEXT))]),
+        **{f"{part}_points": points for part, points in POINTS.items()},
     }
+
+
+def part1_figures() -> dict[str, object]:
+    """The figures of the Part 1 introduction: the text, its offsets and its sentences.
+
+    ``part1_figures()["part1_chars"]`` -> 83
+    """
+    sentences = split_sentences(PART1_TEXT)
+    quoted = [f'({s}, {e}) "{PART1_TEXT[s:e]}"' for s, e in sentences]
+    return {"part1_chars": len(PART1_TEXT), "part1_grid": position_grid(PART1_TEXT),
+            "part1_paragraphs": _WORDS[len(paragraph_spans(PART1_TEXT))],
+            "part1_sentence_count": _WORDS[len(sentences)],
+            "part1_sentences": ", ".join(quoted[:-1]) + " and " + quoted[-1],
+            "part1_size": PART1_SIZE}
 
 
 def position_grid(text: str, width: int = 10) -> str:
