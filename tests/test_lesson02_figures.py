@@ -87,7 +87,7 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
              for seps in (SEPS, (), (" ",)))),
     ("The text below has 83 characters in two paragraphs",
      len(P1) == 83 and len(paragraph_spans(P1)) == 2),
-    ('are (0, 13) "Tea is ready.", (14, 36) "Milk is in the fridge." and (38, 83) "The kettle is '
+    ('are - (0, 13) "Tea is ready." - (14, 36) "Milk is in the fridge." - (38, 83) "The kettle is '
      'broken, so boil water in a pan."',
      P1_SENT == [(0, 13), (14, 36), (38, 83)]
      and [P1[s:e] for s, e in P1_SENT] == ["Tea is ready.", "Milk is in the fridge.",

@@ -107,11 +107,11 @@ def part1_figures() -> dict[str, object]:
     ``part1_figures()["part1_chars"]`` -> 83
     """
     sentences = split_sentences(PART1_TEXT)
-    quoted = [f'({s}, {e}) "{PART1_TEXT[s:e]}"' for s, e in sentences]
+    listed = "\n".join(f'- ({s}, {e}) "{PART1_TEXT[s:e]}"' for s, e in sentences)
     return {"part1_chars": len(PART1_TEXT), "part1_grid": position_grid(PART1_TEXT),
             "part1_paragraphs": _WORDS[len(paragraph_spans(PART1_TEXT))],
             "part1_sentence_count": _WORDS[len(sentences)],
-            "part1_sentences": ", ".join(quoted[:-1]) + " and " + quoted[-1],
+            "part1_sentences": listed,
             "part1_size": PART1_SIZE}
 
 
