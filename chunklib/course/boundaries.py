@@ -147,7 +147,8 @@ def _pieces_in_paragraph_2():
     return sum(lo <= s and e <= hi for s, e in recursive_split(PART1_TEXT, PART1_SIZE))
 
 
-_K = "Windows start at 0, 24, 48, … and stop once one reaches the end of the 83-character text."
+_K = (f"Windows start at 0, {PART1_SIZE}, {2 * PART1_SIZE}, … and stop once one reaches the end "
+      f"of the {len(PART1_TEXT)}-character text.")
 _CLEAN = ("Find each chunk end, the last excluded, in the grid. It is clean when it sits at a "
           "sentence's end, in the whitespace after it, or right at the next sentence's start.")
 _CUT = ("A sentence is whole when a single chunk holds everything from its first character to "
@@ -155,13 +156,14 @@ _CUT = ("A sentence is whole when a single chunk holds everything from its first
 _PIECES = ("Which separators does that paragraph contain? '. ' needs a space after the full "
            "stop. Each piece keeps its separator at its end.")
 _SPLIT_K = ("Split on the blank line first; the first paragraph with its blank line is longer than "
-            "24, so split it further. Then merge left to right while next_end − current_start "
-            "≤ 24.")
+            f"{PART1_SIZE}, so split it further. Then merge left to right while next_end − "
+            f"current_start ≤ {PART1_SIZE}.")
 
 CHECKS = {
-    "predict_cut": Check(lambda: compare_strategies(load_passage(), 300)["fixed"]["sentences_cut"],
-                         "Each of the 7 places where one window meets the next cuts at most one "
-                         "sentence, and spares it only when it lands exactly between two."),
+    "predict_cut": Check(lambda: compare_strategies(load_passage(), EXPLORER_SIZE)["fixed"][
+                             "sentences_cut"],
+                         "Each place where one window meets the next cuts at most one sentence, "
+                         "and spares it only when it lands between two sentences."),
     "fixed_k": Check(lambda: len(_fixed()), _K),
     "fixed_clean": Check(lambda: _clean_ends(_fixed()), _CLEAN),
     "fixed_cut": Check(lambda: cut_sentences(split_sentences(PART1_TEXT), _fixed()), _CUT),
