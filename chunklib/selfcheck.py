@@ -54,6 +54,10 @@ def verdict(key: str, answer: object) -> tuple[bool | None, str]:
         ok = type(answer) is type(expected) and answer == expected
     elif isinstance(answer, bool) or not isinstance(answer, (int, float)):
         return False, f"✗ Not yet: the answer is a number, you gave {type(answer).__name__}."
+    elif type(expected) is int and type(answer) is not int:
+        # the hidden tests compare whole numbers as ints, so 7.0 must not be called right
+        return False, ("✗ Not yet: the answer is a whole number, written as an int, you gave "
+                       f"{type(answer).__name__}.")
     else:
         ok = math.isclose(answer, expected, rel_tol=item.tolerance, abs_tol=item.tolerance)
     return (True, "✓ Right.") if ok else (False, f"✗ Not yet. Hint: {item.hint}")
