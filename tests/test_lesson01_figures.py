@@ -101,7 +101,7 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
      all(abs(n - 1200) <= 40 for n in read_lengths("characters", 1500))),
     ("At **C = 1000** every chunk is read to its end (0 overflow)",
      overflowing("characters", 1000) == 0),
-    ("Choose **cl100k tokens** and **C = 260**, close to the 256 word pieces the model reads: 4 "
+    ("Choose **cl100k tokens** and **C = 260**, close to the model's limit of 256 word pieces: 4 "
      "of the 5 chunks overflow it", (overflowing("cl100k_tokens", 260),
                                      len(windows("cl100k_tokens", 260))) == (4, 5)
      and MINILM_MAX_SEQ_LENGTH == 256),
