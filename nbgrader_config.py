@@ -31,6 +31,9 @@ c = get_config()  # noqa: F821 (provided by traitlets when nbgrader loads this f
 c.CourseDirectory.course_id = "chunking-strategies"
 c.CourseDirectory.source_directory = "notebooks"
 c.CourseDirectory.release_directory = "release"
+# the prose templates (notebooks/NN-*/prose/, rendered into the notebook by tools/sync_prose.py)
+# are the instructor's source: never copied into the release, nor into a student's folder
+c.CourseDirectory.ignore = [".ipynb_checkpoints", "*.pyc", "__pycache__", "feedback", "prose"]
 
 c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
 

@@ -68,6 +68,14 @@ def read_lengths(kind, size):
             in zip(windows(kind, size), minilm_reads(PASSAGE, windows(kind, size)), strict=True)]
 
 
+def raises(function, *args):
+    try:
+        function(*args)
+    except ValueError:
+        return True
+    return False
+
+
 FACE, TECHNOLOGIST, KANJI = "cafe\u0301", "👩\u200d💻", "日本語の文章です"
 
 CLAIMS = [  # (text the lesson shows, is it true by chunklib)
@@ -93,7 +101,7 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
      all(abs(n - 1200) <= 40 for n in read_lengths("characters", 1500))),
     ("At **C = 1000** every chunk is read to its end (0 overflow)",
      overflowing("characters", 1000) == 0),
-    ("Choose **cl100k tokens** and **C = 260**, close to the 256 word pieces the model reads: 4 "
+    ("Choose **cl100k tokens** and **C = 260**, close to the model's limit of 256 word pieces: 4 "
      "of the 5 chunks overflow it", (overflowing("cl100k_tokens", 260),
                                      len(windows("cl100k_tokens", 260))) == (4, 5)
      and MINILM_MAX_SEQ_LENGTH == 256),
@@ -101,8 +109,8 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
      "exactly the 254 the model reads",
      overflowing("cl100k_tokens", 250) == 0 and largest("cl100k_tokens", 250) == 254
      and PIECES_READ == 254),
-    ("the model was trained on inputs of at most 128 word pieces, and 5 of these 5 chunks are "
-     "longer than that", TRAINED == 128 and over_trained("cl100k_tokens", 250) == 5
+    ("the model was trained on inputs of at most 128 word pieces, and all 5 chunks are longer "
+     "than that", TRAINED == 128 and over_trained("cl100k_tokens", 250) == 5
      and len(windows("cl100k_tokens", 250)) == 5),
     ("the three cl100k tokens that share the 🚨",
      [s for s in token_spans("The runbook's 🚨 alert: don't panic.") if s[1] == 15]
@@ -133,10 +141,10 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
     ("But it was trained on inputs of at most 128 word pieces, so text between 128 and 256",
      TRAINED == 128),
     ("On the passage the model stops reading at character 1184", truncated_at(PASSAGE) == 1184),
-    ("All 4 chunks of 1500 characters overflow the model",
+    ("All 4 chunks of 1500 characters overflow the model: the end of each never reaches its vector",
      overflowing("characters", 1500) == len(windows("characters", 1500)) == 4),
     ("With 1000-character chunks every chunk is read to its end (the largest has 218 word "
-     "pieces), though 6 of the 6 are longer than the 128 word pieces of the model's training",
+     "pieces), though all 6 are longer than the 128 word pieces of the model's training",
      overflowing("characters", 1000) == 0 and largest("characters", 1000) == 218
      and over_trained("characters", 1000) == len(windows("characters", 1000)) == 6),
     ("With windows of 200 word-like units, 6 of the passage's 70 sentences",
@@ -150,7 +158,12 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
      course.part1_n("ex3") == len(PASSAGE) == 5757),
     ("**Example 4**: the passage's N = 1229 cl100k tokens, C = 2000, a window larger than the "
      "text", course.part1_n("ex4") == len(TOKENS) == 1229 < 2000),
-    ("`[]` for `n = 0`; `ValueError` for `size < 1`", fixed_windows(0, 1) == []),
+    ("`[]` when `n` is zero; `ValueError` when `size` is zero or negative",
+     fixed_windows(0, 1) == [] and raises(fixed_windows, 4, 0) and raises(fixed_windows, 4, -1)),
+    ("gives two units (`cafe` and the lone accent), 👩‍💻 three (👩, the zero-width joiner, 💻), "
+     "and an unspaced Japanese sentence two (the run of text, then its closing `。`)",
+     (len(unit_spans(FACE)), len(unit_spans(TECHNOLOGIST)), len(unit_spans(KANJI + "。")))
+     == (2, 3, 2)),
     ("cell of examples (1 point) and a cell of hidden tests with edge cases (2 points)",
      {c.metadata["nbgrader"]["points"] for c in NB.cells
       if c.metadata.get("nbgrader", {}).get("grade_id", "").startswith("test_")
@@ -181,7 +194,7 @@ QUIZ_CLAIMS = [
      units_within(TOKENS, 1000) == 215),
     ("the first chunk would run to character 4721", prefix_end(TOKENS, 1000) == 4721),
     ("256 word pieces with [CLS] and [SEP]", MINILM_MAX_SEQ_LENGTH == 256),
-    ("a question answered by the last 316 characters",
+    ("nothing of the last 316 characters reaches the vector",
      1500 - truncated_at(PASSAGE[:1500]) == 316),
     ("this word is 6 bytes in UTF-8", len(FACE.encode()) == 6),
     ("a precomposed é (U+00E9) is one code point, and len('café') is then 4",

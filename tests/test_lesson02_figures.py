@@ -76,7 +76,7 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
     ("Switch *merge* off: 34 pieces, from 1 to 236 characters long",
      len(RAW300) == 34 and min(e - s for s, e in RAW300) == 1
      and max(e - s for s, e in RAW300) == 236),
-    ("Set the size to **200**: 12 chunks, 3 sentences cut",
+    ("With every checkbox on, set the size to **200**: 12 chunks, 3 sentences cut",
      stats(200)["chunks"] == 12 and stats(200)["sentences_cut"] == 3),
     ('Find the chunk that ends right after "Dr.": the summary counts that end as clean',
      any(not inside_sentence(split_text(PASSAGE, 200)[i][1], SENT)
@@ -87,7 +87,7 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
              for seps in (SEPS, (), (" ",)))),
     ("The text below has 83 characters in two paragraphs",
      len(P1) == 83 and len(paragraph_spans(P1)) == 2),
-    ('are (0, 13) "Tea is ready.", (14, 36) "Milk is in the fridge." and (38, 83) "The kettle is '
+    ('are - (0, 13) "Tea is ready." - (14, 36) "Milk is in the fridge." - (38, 83) "The kettle is '
      'broken, so boil water in a pan."',
      P1_SENT == [(0, 13), (14, 36), (38, 83)]
      and [P1[s:e] for s, e in P1_SENT] == ["Tea is ready.", "Milk is in the fridge.",

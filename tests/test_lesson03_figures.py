@@ -71,14 +71,14 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
 
 
 def test_the_part2_introduction_states_the_points_the_cells_give():
-    from chunklib.course import EXAMPLE_POINTS, HIDDEN_POINTS
+    from chunklib.course import POINTS
 
     points = {c.metadata["nbgrader"]["grade_id"]: c.metadata["nbgrader"].get("points")
               for c in NB.cells if c.metadata.get("nbgrader", {}).get("grade")}
-    assert {p for g, p in points.items() if g.endswith("_examples")} == {EXAMPLE_POINTS}
-    assert {p for g, p in points.items() if g.endswith("_hidden")} == {HIDDEN_POINTS}
-    assert (f"a cell of examples ({EXAMPLE_POINTS} point) and a cell of hidden tests with edge "
-            f"cases ({HIDDEN_POINTS} points)") in PROSE
+    assert {p for g, p in points.items() if g.endswith("_examples")} == {POINTS["examples"]}
+    assert {p for g, p in points.items() if g.endswith("_hidden")} == {POINTS["hidden"]}
+    assert (f"a cell of examples ({POINTS['examples']} point) and a cell of hidden tests with edge "
+            f"cases ({POINTS['hidden']} points)") in PROSE
 
 
 def test_the_part2_introduction_counts_each_functions_arguments():

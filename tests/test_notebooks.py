@@ -114,6 +114,13 @@ def test_release_is_current_and_clean(tmp_path):
     shutil.rmtree(course)
 
 
+def test_release_holds_only_the_lesson_notebooks():
+    """The instructor's sources beside a notebook (prose templates) stay out of the release."""
+    files = sorted(str(p.relative_to(RELEASE)) for p in RELEASE.rglob("*") if p.is_file())
+    assert files == sorted(str(lesson_notebook(lesson, RELEASE).relative_to(RELEASE))
+                           for lesson in LESSONS)
+
+
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_release_holds_no_solution_and_no_hidden_test(lesson):
     text = lesson_notebook(lesson, RELEASE).read_text(encoding="utf-8")

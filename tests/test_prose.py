@@ -102,3 +102,21 @@ def test_the_allowlist_lets_no_figure_through():
 def test_render_fills_fields_and_keeps_doubled_braces():
     assert sync_prose.render("{k} chunks, {r:.1f}×, {{braces}}\n", {"k": 7, "r": 1.3}) \
         == "7 chunks, 1.3×, {braces}"
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=lambda p: p.name)
+def test_the_points_a_lesson_states_are_its_grade_cells(lesson):
+    """A lesson whose prose states Part 2's points (``examples_points``, ``hidden_points``) states
+    the points its grade cells carry."""
+    from chunklib.course import POINTS
+
+    figures = sync_prose.figures_of(lesson)
+    if "examples_points" not in figures:
+        pytest.skip("this lesson's prose states no points")
+    nb = nbformat.read(sync_prose.notebook_of(lesson), as_version=4)
+    points = {kind: {c.metadata["nbgrader"]["points"] for c in nb.cells
+                     if re.fullmatch(rf"test_\w+_{kind}",
+                                     c.metadata.get("nbgrader", {}).get("grade_id", ""))}
+              for kind in POINTS}
+    assert points == {kind: {p} for kind, p in POINTS.items()}
+    assert (figures["examples_points"], figures["hidden_points"]) == tuple(POINTS.values())

@@ -9,9 +9,9 @@ Leaves out: lesson prose, which lives in the notebooks.
 
 from importlib.resources import files
 
-#: Points of a Part 2 cell of examples and of its hidden tests, and of a Part 1 To-do's check
-#: (the grading standard of ``COURSE.md``); tests prove the notebooks' metadata agrees.
-EXAMPLE_POINTS, HIDDEN_POINTS, TODO_POINTS = 1, 2, 1
+#: Points of each Part 2 grade cell, examples and hidden tests, in every lesson (COURSE.md's
+#: grading standard); tests/test_prose.py checks the notebooks' grade cells against them.
+POINTS = {"examples": 1, "hidden": 2}
 
 
 def chapter_reference() -> str:

@@ -16,11 +16,13 @@ hold it.
 
 from chunklib.boundaries import (
     DEFAULT_SEPARATORS,
+    boundary_quality,
     compare_strategies,
     recursive_split,
     span_stats,
     split_text,
 )
+from chunklib.course import POINTS
 from chunklib.quiz import Question
 from chunklib.selfcheck import Check
 from chunklib.sentences import paragraph_spans, split_sentences
@@ -92,7 +94,25 @@ def figures() -> dict[str, object]:
         "extra_min": _WORDS[min(extra)], "extra_max": _WORDS[max(extra)],
         "budget": WORDPIECE_BUDGET, "budget_k": len(by_pieces),
         "budget_largest": max(wordpiece_count(passage[s:e]) for s, e in by_pieces),
+        **part1_figures(),
+        "empty_split": repr(recursive_split("", PART1_SIZE)),
+        "single_quality": boundary_quality(split_sentences(PART1_TEXT), [(0, len(PART1_TEXT))]),
+        **{f"{part}_points": points for part, points in POINTS.items()},
     }
+
+
+def part1_figures() -> dict[str, object]:
+    """The figures of the Part 1 introduction: the text, its offsets and its sentences.
+
+    ``part1_figures()["part1_chars"]`` -> 83
+    """
+    sentences = split_sentences(PART1_TEXT)
+    listed = "\n".join(f'- ({s}, {e}) "{PART1_TEXT[s:e]}"' for s, e in sentences)
+    return {"part1_chars": len(PART1_TEXT), "part1_grid": position_grid(PART1_TEXT),
+            "part1_paragraphs": _WORDS[len(paragraph_spans(PART1_TEXT))],
+            "part1_sentence_count": _WORDS[len(sentences)],
+            "part1_sentences": listed,
+            "part1_size": PART1_SIZE}
 
 
 def position_grid(text: str, width: int = 10) -> str:
@@ -127,7 +147,8 @@ def _pieces_in_paragraph_2():
     return sum(lo <= s and e <= hi for s, e in recursive_split(PART1_TEXT, PART1_SIZE))
 
 
-_K = "Windows start at 0, 24, 48, … and stop once one reaches the end of the 83-character text."
+_K = (f"Windows start at 0, {PART1_SIZE}, {2 * PART1_SIZE}, … and stop once one reaches the end "
+      f"of the {len(PART1_TEXT)}-character text.")
 _CLEAN = ("Find each chunk end, the last excluded, in the grid. It is clean when it sits at a "
           "sentence's end, in the whitespace after it, or right at the next sentence's start.")
 _CUT = ("A sentence is whole when a single chunk holds everything from its first character to "
@@ -135,13 +156,14 @@ _CUT = ("A sentence is whole when a single chunk holds everything from its first
 _PIECES = ("Which separators does that paragraph contain? '. ' needs a space after the full "
            "stop. Each piece keeps its separator at its end.")
 _SPLIT_K = ("Split on the blank line first; the first paragraph with its blank line is longer than "
-            "24, so split it further. Then merge left to right while next_end − current_start "
-            "≤ 24.")
+            f"{PART1_SIZE}, so split it further. Then merge left to right while next_end − "
+            f"current_start ≤ {PART1_SIZE}.")
 
 CHECKS = {
-    "predict_cut": Check(lambda: compare_strategies(load_passage(), 300)["fixed"]["sentences_cut"],
-                         "Each of the 7 places where one window meets the next cuts at most one "
-                         "sentence, and spares it only when it lands exactly between two."),
+    "predict_cut": Check(lambda: compare_strategies(load_passage(), EXPLORER_SIZE)["fixed"][
+                             "sentences_cut"],
+                         "Each place where one window meets the next cuts at most one sentence, "
+                         "and spares it only when it lands between two sentences."),
     "fixed_k": Check(lambda: len(_fixed()), _K),
     "fixed_clean": Check(lambda: _clean_ends(_fixed()), _CLEAN),
     "fixed_cut": Check(lambda: cut_sentences(split_sentences(PART1_TEXT), _fixed()), _CUT),

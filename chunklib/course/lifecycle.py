@@ -21,7 +21,7 @@ hold it.
 from __future__ import annotations
 
 from chunklib.access import authorized, search
-from chunklib.course import EXAMPLE_POINTS, HIDDEN_POINTS
+from chunklib.course import POINTS
 from chunklib.elements import parse_elements
 from chunklib.fixture import Source, load_source, load_sources
 from chunklib.identity import H
@@ -190,7 +190,7 @@ def _part_intros() -> dict[str, object]:
                                        ["chunk_id", "tenant_id", "acl", "retrieval_text"]),
         "plan_old": table_markdown(PLAN_OLD, ["chunk_id", "retrieval_sha256", "acl"]),
         "plan_new": table_markdown(PLAN_NEW, ["chunk_id", "retrieval_sha256", "acl"]),
-        "example_points": EXAMPLE_POINTS, "hidden_points": HIDDEN_POINTS,
+        "examples_points": POINTS["examples"], "hidden_points": POINTS["hidden"],
     }
 
 

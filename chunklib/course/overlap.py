@@ -11,7 +11,7 @@ Leaves out: prose; the notebook ``notebooks/03-overlap/overlap.ipynb`` and its t
     7
 """
 
-from chunklib.course import EXAMPLE_POINTS, HIDDEN_POINTS
+from chunklib.course import POINTS
 from chunklib.intervals import duplication_ratio
 from chunklib.quiz import Question
 from chunklib.selfcheck import Check
@@ -67,7 +67,7 @@ def figures() -> dict[str, object]:
     fig.update({"fit_n": fit_n, "fit_size": fit_size, "fit_overlap": fit_overlap,
                 "fit_last": last_chunk_length(fit_n, fit_size, fit_overlap),
                 "fit_end": window_spans(fit_n, fit_size, fit_overlap)[-1][1],
-                "example_points": EXAMPLE_POINTS, "hidden_points": HIDDEN_POINTS})
+                "examples_points": POINTS["examples"], "hidden_points": POINTS["hidden"]})
     top = size - 1  # the explorer keeps O below C
     counts = times_stored(n, size, top)
     full = [unit for unit, times in enumerate(counts) if times == size]

@@ -19,6 +19,7 @@ from importlib import resources
 from statistics import median
 
 from chunklib.budgets import minilm_reads, prefix_end, spans_of, units_within
+from chunklib.course import POINTS
 from chunklib.quiz import Question
 from chunklib.selfcheck import Check
 from chunklib.sentences import split_sentences
@@ -81,6 +82,14 @@ MARKER_EXAMPLE = 3
 #: The short texts the lesson counts unit by unit.
 UNICODE_DEMO = "cafe\u0301 👩\u200d💻 日本語の文章です。"
 _WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+def share(count: int, total: int) -> str:
+    """``count`` of ``total`` things in words ("all 6" when the count is the total).
+
+    ``share(4, 5)`` -> '4 of the 5'
+    """
+    return f"all {total}" if count == total else f"{count} of the {total}"
 
 
 def _windows(kind: str, size: int) -> list[tuple[int, int]]:
@@ -149,12 +158,17 @@ def figures() -> dict[str, object]:
         fig.update({f"{name}_size": size, f"{name}_k": len(pieces),
                     f"{name}_largest": max(pieces),
                     f"{name}_overflowing": _overflowing(kind, size),
-                    f"{name}_over_trained": sum(p > fig["trained_length"] - MINILM_SPECIAL_TOKENS
-                                                for p in pieces)})
+                    f"{name}_over_trained": share(
+                        sum(p > fig["trained_length"] - MINILM_SPECIAL_TOKENS for p in pieces),
+                        len(pieces))})
     fig["small_words_cut"] = _cut(*TRIES["small_words"])
     for unstated in ("small_words_largest", "small_words_overflowing", "small_words_over_trained",
-                     "tokens_over_largest", "tokens_over_over_trained"):
+                     "tokens_over_largest", "tokens_over_over_trained", "chars_fit_k",
+                     "tokens_fit_k"):
         del fig[unstated]
+    for ex, (_n, size) in PART1.items():
+        fig.update({f"{ex}_n": part1_n(ex), f"{ex}_size": size})
+    fig.update({f"{part}_points": points for part, points in POINTS.items()})
     demo = UNICODE_DEMO.split(" ")
     fig.update({f"unicode_units_{i}": _WORDS[len(unit_spans(t))] for i, t in enumerate(demo)})
     return fig
@@ -207,8 +221,9 @@ QUIZ = [
         "sentence-transformers. What happens to the text beyond the model's limit?",
         {
             "A": ("The vector stands for the first 254 word pieces only, characters 0 to 1184.",
-                  "The rest is silently ignored: a question answered by the last 316 "
-                  "characters can never match this chunk's vector, and nothing warns you."),
+                  "The rest is silently ignored: nothing of the last 316 characters reaches "
+                  "the vector, so a question answered only there cannot find this chunk by its "
+                  "answer, and nothing warns you."),
             "B": ("The model embeds the text in windows of 256 positions and averages them.",
                   "Some pipelines build that themselves; the model does not. It reads one "
                   "window of at most 256 positions."),
