@@ -16,7 +16,7 @@ from tools import sync_prose
 
 LESSONS = sync_prose.prose_lessons()
 #: The converted lessons; lessons 4 and 6 write their prose another way for now.
-CONVERTED = {"01-units", "02-boundaries", "03-overlap", "05-lifecycle"}
+CONVERTED = {"01-units", "02-boundaries", "03-overlap", "04-structure", "05-lifecycle"}
 
 #: Digits that are names, not figures. Keep this list short and explicit.
 ALLOWED = [
@@ -28,6 +28,7 @@ ALLOWED = [
     r"U\+[0-9A-F]{4}", r"gpt-3\.5-turbo", r"\bgpt2\b", r"GPT-4", r"text-embedding-3",
     r"SHA-256", r"sha256", r"FTS5", r"(?i:bm25)", r"\\x1f", r"pgvector 0\.8",
     r"issue #\d+",                               # an issue number of another project
+    r"et al\., [^,()]+, (?:19|20)\d\d",          # a paper's year: "Günther et al., Jina AI, 2024"
     r"\b[A-Z] [−+] 1\b", r"\b1 \+ ",              # the constant 1 of a formula: K − 1, O + 1
 ]
 
