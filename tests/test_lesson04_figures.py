@@ -118,6 +118,7 @@ QUIZ_CLAIMS = [
     ("1000 − 100 = 900 new characters", stride(1000, 100) == 900),
     ("the repeated share is close to 100 / 900, above 10 %",
      100 / 900 > 0.10 and abs(W_DUP - 100 / 900) < 0.005),
+    (f"Like {MIXED} of the guide's {len(WINDOWS)} windows it mixes two ACLs", MIXED > 0),
 ]
 
 

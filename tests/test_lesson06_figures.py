@@ -37,6 +37,7 @@ S200 = ex.summarize(S("structure", 200))
 W150 = ex.summarize(S("windows", 400, 150))
 SWEEP = ex.overlap_sweep(400)
 STOP = ex.stopping_point(SWEEP)
+STEPS = [abs(b.complete - a.complete) for a, b in zip(SWEEP, SWEEP[1:])]
 QS = load_questions()
 Q17 = ex.evaluate(S("windows", 400, 100))[16]
 HITS17, MERGED17, PACKED17 = ex.packed_context("q17", S("windows", 400, 100), ce.PACK_BUDGET)
@@ -95,6 +96,13 @@ def test_every_number_rests_on_true_relations():
     assert W200.complete - STOP.complete == 4 and round(W200.index_duplication
                                                           / STOP.index_duplication) == 3
     assert F["w200_gain_over_stop"] == ce._WORDS[W200.complete - STOP.complete]
+    # the conclusions the prose draws from the noise of one step of the sweep
+    assert (F["step_min"], F["step_max"]) == (min(STEPS), max(STEPS))
+    assert STOP.complete - W0.complete > max(STEPS)  # "more than one step's swing"
+    assert W200.complete - STOP.complete <= max(STEPS)  # "no larger than one step's swing"
+    assert abs(PC200.complete - S1000.complete) <= 2  # "no difference on this fixture"
+    assert abs(W200.complete - S400.complete) <= 2 and abs(W100.complete - SUM[
+        "acl-windows 400/100"].complete) <= 2  # "noise", twice
     assert W150.complete < STOP.complete and SWEEP[SWEEP.index(STOP) + 1] == W150
     steps = [abs(b.complete - a.complete) for a, b in zip(SWEEP, SWEEP[1:])]
     assert min(steps) >= 2  # "changes the count by two questions or more on its own"
@@ -152,7 +160,6 @@ def test_worked_examples_in_the_text():
     assert not evidence_complete(ce.PREDICT_CHUNKS, ce.PREDICT_EVIDENCE)
 
 
-STEPS = [abs(b.complete - a.complete) for a, b in zip(SWEEP, SWEEP[1:])]
 QUIZ_CLAIMS = [
     f"complete {W100.complete} of {len(QS)} questions with overlap 100",
     f"It fell to {W150.counts}",

@@ -77,7 +77,7 @@ def _ex3_stop() -> int:
 
 
 _WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
-          8: "eight", 9: "nine"}
+          8: "eight", 9: "nine", 10: "ten", 11: "eleven", 12: "twelve"}
 
 
 def figures() -> dict[str, object]:
@@ -105,6 +105,7 @@ def figures() -> dict[str, object]:
     sweep = ex.overlap_sweep(size)
     stop = ex.stopping_point(sweep)
     after = sweep[sweep.index(stop) + 1]
+    steps = [abs(b.complete - a.complete) for a, b in zip(sweep, sweep[1:])]
     w0, w100, w200 = (summary("windows", size, o) for o in (0, mid, size // 2))
     a0, a100 = summary("acl-windows", size), summary("acl-windows", size, mid)
     s400, s1000, s200 = (summary("structure", n) for n in (size, LARGE_SIZE, SMALL_SIZE))
@@ -160,6 +161,9 @@ def figures() -> dict[str, object]:
         "s400_near_duplicates": s400.near_duplicates, "s400_hits": s400.hits,
         "s400_retrieved_chars": s400.retrieved_chars,
         "s400_vs_w200_word": _WORDS[w200.complete - s400.complete],
+        "step_min": min(steps), "step_max": max(steps),
+        "stop_gain_word": _WORDS[stop.complete - w0.complete],
+        "pc_vs_s1000_word": _WORDS[abs(pc200.complete - s1000.complete)],
         "w200_duplication_times_s400": round(w200.index_duplication / s400.index_duplication),
         "a0": a0.counts, "a100": a100.counts, "a1000": a1000.counts,
         "a0_gain_over_w0": a0.complete - w0.complete,
@@ -229,7 +233,9 @@ QUIZ = [
                   "0.316 to 0.573."),
             "B": ("Completeness falls, while the index grows larger.",
                   "Completeness fell to 26/39 while the index duplication rose from 0.316 to "
-                  "0.573: the step does not pay, so the stopping rule stops at 100. Overlap "
+                  "0.573. Two questions are within the noise, so the finding is not that "
+                  "overlap hurts but that this step buys nothing for a larger index: the "
+                  "stopping rule stops at 100. Overlap "
                   "helps only with evidence cut at a boundary, and every step moves all the "
                   "boundaries; measure each step and stop when completeness gains too little "
                   "for the duplication it adds."),
@@ -293,8 +299,8 @@ QUIZ = [
                   "questions out of 39."),
             "B": ("It hides that the gap is just two questions out of 39.",
                   "Report 32/39 against 30/39: with 39 questions one question moves the rate by "
-                  "2.6 points, and one step of 50 in overlap already moves completeness by 2 to "
-                  "6 questions; counts show how little evidence stands behind the gap."),
+                  "2.6 points, and at size 400 one step of 50 in overlap already moves "
+                  "completeness by 2 to 6 questions; counts show how little evidence stands behind the gap."),
             "C": ("It should give more decimals: 82.05 % against 76.92 %.",
                   "More decimals suggest more precision than 39 questions hold."),
             "D": ("It should report recall instead of completeness.",
