@@ -300,7 +300,8 @@ QUIZ = [
             "B": ("It hides that the gap is just two questions out of 39.",
                   "Report 32/39 against 30/39: with 39 questions one question moves the rate by "
                   "2.6 points, and at size 400 one step of 50 in overlap already moves "
-                  "completeness by 2 to 6 questions; counts show how little evidence stands behind the gap."),
+                  "completeness by 2 to 6 questions; counts show how little evidence stands "
+                  "behind the gap."),
             "C": ("It should give more decimals: 82.05 % against 76.92 %.",
                   "More decimals suggest more precision than 39 questions hold."),
             "D": ("It should report recall instead of completeness.",
