@@ -212,3 +212,12 @@ def test_quiz_letters_vary_and_every_option_is_explained():
     for q in cs.QUIZ:
         assert q.answer in q.options
         assert all(text and why for text, why in q.options.values())
+
+
+def test_the_points_the_part2_intro_states_are_the_notebooks():
+    points = {(c.metadata["nbgrader"]["grade_id"].rsplit("_", 1)[1],
+               c.metadata["nbgrader"]["points"])
+              for c in NB.cells
+              if c.metadata.get("nbgrader", {}).get("grade_id", "").endswith(("_examples",
+                                                                              "_hidden"))}
+    assert points == {("examples", F["example_points"]), ("hidden", F["hidden_points"])}

@@ -213,3 +213,14 @@ def test_part1_answers_follow_from_the_definitions():
     assert len(merge_hits(ce.EX2_HITS)) == ce.CHECKS["ex2_groups"].expected() == 4
     assert [h["chunk_id"] for h in pack_context(ce.EX2_HITS, 250)] == ["a", "c", "d"]
     assert ce.CHECKS["ex3_stop"].expected() == STOP.strategy.overlap
+
+
+def test_the_points_the_part2_intro_states_are_the_notebooks():
+    points = {(c.metadata["nbgrader"]["grade_id"].rsplit("_", 1)[1],
+               c.metadata["nbgrader"]["points"]) for c in NB.cells
+              if c.metadata.get("nbgrader", {}).get("grade_id", "").endswith(("_examples",
+                                                                              "_hidden"))}
+    assert points == {("examples", F["example_points"]), ("hidden", F["hidden_points"])}
+    # Example 1's hits are windows of the predict cell's size and overlap
+    assert all(e - s == ce.PREDICT_SIZE and s % (ce.PREDICT_SIZE - ce.PREDICT_OVERLAP) == 0
+               for s, e in ce.EX1_RETRIEVED)

@@ -31,6 +31,7 @@ ALLOWED = [
     r"issue #\d+",                               # an issue number of another project
     r"et al\., [^,()]+, (?:19|20)\d\d",          # a paper's year: "Günther et al., Jina AI, 2024"
     r"\b[A-Z] [−+] 1\b", r"\b1 \+ ",              # the constant 1 of a formula: K − 1, O + 1
+    r"`0(?:\.0)?`", r"when [^.;\n]{0,30}(?:is|=) 0\b(?!\.)",  # a zero return value and its case
 ]
 
 

@@ -9,6 +9,10 @@ Leaves out: lesson prose, which lives in the notebooks.
 
 from importlib.resources import files
 
+#: Points of a Part 2 function's examples cell and of its hidden-tests cell (the grading
+#: contract; the lesson figures tests compare them with the notebooks' nbgrader metadata).
+EXAMPLE_POINTS, HIDDEN_POINTS = 1, 2
+
 
 def chapter_reference() -> str:
     """The chapter reference Markdown, the single source every lesson shows.

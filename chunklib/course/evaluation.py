@@ -11,6 +11,7 @@ Leaves out: prose; the notebook ``notebooks/06-evaluation/evaluation.ipynb`` hol
 """
 
 from chunklib.context import merge_hits, pack_context
+from chunklib.course import EXAMPLE_POINTS, HIDDEN_POINTS
 from chunklib.evaluation import evidence_complete, span_iou, span_precision, span_recall
 from chunklib.intervals import intersection_length
 from chunklib.quiz import Question
@@ -135,6 +136,8 @@ def figures() -> dict[str, object]:
         "predict_size": PREDICT_SIZE, "predict_overlap": PREDICT_OVERLAP,
         "predict_starts": ", ".join(str(i * (PREDICT_SIZE - PREDICT_OVERLAP)) for i in range(4)),
         "predict_evidence": PREDICT_EVIDENCE, "predict_chunks": tuple(PREDICT_CHUNKS),
+        "ex1_evidence": EX1_EVIDENCE, "ex1_retrieved": EX1_RETRIEVED, "ex1_k": len(EX1_RETRIEVED),
+        "example_points": EXAMPLE_POINTS, "hidden_points": HIDDEN_POINTS,
         "ex2_table": hits_table(EX2_HITS), "ex2_budget": EX2_BUDGET,
         "ex3_table": "\n".join(["| overlap | complete | index duplication |", "|---|---|---|"]
                                + [f"| {s.strategy.overlap} | {s.counts} | "

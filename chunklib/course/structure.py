@@ -13,7 +13,9 @@ Leaves out: prose; the notebook ``notebooks/04-structure/structure.ipynb`` holds
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 
+from chunklib.course import EXAMPLE_POINTS, HIDDEN_POINTS
 from chunklib.elements import heading_paths, parse_elements
 from chunklib.fixture import load_source
 from chunklib.intervals import duplication_ratio, total_length, union_length
@@ -197,6 +199,8 @@ def figures() -> dict[str, object]:
         "gap_start": SPANS[1][1], "gap_end": SPANS[2][0],
         "footer_chars": SOURCE_LENGTH - SPANS[-1][1],
         "citable_a": texts["A"], "citable_b": texts["B"],
+        "sha256_hex_digits": len(hashlib.sha256().hexdigest()),
+        "example_points": EXAMPLE_POINTS, "hidden_points": HIDDEN_POINTS,
     }
 
 
