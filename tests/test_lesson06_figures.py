@@ -101,6 +101,8 @@ def test_every_number_rests_on_true_relations():
     assert STOP.complete - W0.complete > max(STEPS)  # "more than one step's swing"
     assert W200.complete - STOP.complete <= max(STEPS)  # "no larger than one step's swing"
     assert abs(PC200.complete - S1000.complete) <= 2  # "no difference on this fixture"
+    # item 4: at size 1000 no overlap above 0 stands out, and the explorer offers that size
+    assert F["large_sweep_high"] - F["large_sweep_low"] <= max(STEPS) and 1000 in ex.SIZES
     assert abs(W200.complete - S400.complete) <= 2 and abs(W100.complete - SUM[
         "acl-windows 400/100"].complete) <= 2  # "noise", twice
     assert W150.complete < STOP.complete and SWEEP[SWEEP.index(STOP) + 1] == W150

@@ -107,6 +107,7 @@ def figures() -> dict[str, object]:
     stop = ex.stopping_point(sweep)
     after = sweep[sweep.index(stop) + 1]
     steps = [abs(b.complete - a.complete) for a, b in zip(sweep, sweep[1:])]
+    large_sweep = ex.overlap_sweep(LARGE_SIZE)
     w0, w100, w200 = (summary("windows", size, o) for o in (0, mid, size // 2))
     a0, a100 = summary("acl-windows", size), summary("acl-windows", size, mid)
     s400, s1000, s200 = (summary("structure", n) for n in (size, LARGE_SIZE, SMALL_SIZE))
@@ -167,6 +168,10 @@ def figures() -> dict[str, object]:
         "step_min": min(steps), "step_max": max(steps),
         "stop_gain_word": _WORDS[stop.complete - w0.complete],
         "pc_vs_s1000_word": _WORDS[abs(pc200.complete - s1000.complete)],
+        "large_sweep_first": large_sweep[1].strategy.overlap,
+        "large_sweep_last": large_sweep[-1].strategy.overlap,
+        "large_sweep_low": min(s.complete for s in large_sweep[1:]),
+        "large_sweep_high": max(s.complete for s in large_sweep[1:]),
         "w200_duplication_times_s400": round(w200.index_duplication / s400.index_duplication),
         "a0": a0.counts, "a100": a100.counts, "a1000": a1000.counts,
         "a0_gain_over_w0": a0.complete - w0.complete,
