@@ -4,7 +4,8 @@ Expected values are computed with ``chunklib.evaluation``, ``chunklib.context`` 
 ``chunklib.experiment`` when a check runs; the worked examples' data live here so the notebook,
 the checks and the tests share one copy.
 
-Leaves out: prose; the notebook ``notebooks/06-evaluation/evaluation.ipynb`` holds it.
+Leaves out: prose; the templates ``notebooks/06-evaluation/prose/*.md`` hold it, rendered with
+``figures()`` by ``tools/sync_prose.py``.
 
     >>> CHECKS["ex1_covered"].expected()
     120

@@ -4,7 +4,8 @@ Expected values are computed with chunklib (the parser, the chunkers and ``inter
 check runs; the data the learner works on by hand (``OUTLINE``, ``SPANS``, ...) lives here too,
 so the notebook's prompts and the checks cannot drift apart (a test compares them).
 
-Leaves out: prose; the notebook ``notebooks/04-structure/structure.ipynb`` holds it.
+Leaves out: prose; the templates ``notebooks/04-structure/prose/*.md`` hold it, rendered with
+``figures()`` by ``tools/sync_prose.py``.
 
     >>> CHECKS["ex_repeated"].expected()
     50
