@@ -104,6 +104,9 @@ TRUTHS = [  # (what the prose says, in words, with the figures it renders: does 
      and F["longest_text_pieces"] < F["longest_retrieval_pieces"]
      and F["longest_retrieval_pieces"] + 2 <= F["minilm_positions"]
      and 0 < F["retrieval_over_trained"] < F["structure_chunks"]),
+    ("the second split piece starts inside a word; the first ends at a space by chance",
+     GUIDE.text[STRUCT[25].start - 1:STRUCT[25].start + 1].isalpha()
+     and GUIDE.text[STRUCT[24].end - 1].isspace()),
     ("the budget is counted on what is embedded", "what the model embeds: the `retrieval_text`, "
      "heading path and table header included" in PROSE),
 ]
