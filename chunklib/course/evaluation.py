@@ -149,6 +149,9 @@ def figures() -> dict[str, object]:
                                for q in questions),
         "two_span_questions": sum(len(q.evidence) > 1 for q in questions),
         "header_questions": len(HEADER_QUESTIONS),
+        "header_questions_word": _WORDS[len(HEADER_QUESTIONS)],
+        "ex2_hits_word": _WORDS[len(EX2_HITS)].capitalize(),
+        "sources_word": _WORDS[len(load_sources())],
         "stop_overlap": stop.strategy.overlap, "stop_counts": stop.counts,
         "stop_duplication": round(stop.index_duplication, 3), "after_stop_duplication":
         round(after.index_duplication, 3),

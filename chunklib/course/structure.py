@@ -42,6 +42,7 @@ PATH_B_TITLE = "Update DNS"
 SPANS = [(0, 500), (450, 900), (960, 1200)]
 SOURCE_LENGTH = 1250
 RENAMED_FROM, RENAMED_TO = "## Environment Matrix\n", "## Environments\n"
+_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
 #: The smaller budget "Things to try" sets in the explorer.
 SMALL_SIZE = 400
 
@@ -147,8 +148,9 @@ def figures() -> dict[str, object]:
     chunks, windows = structure_chunks(guide), window_chunks(guide)
     cut = acl_window_chunks(guide)
     mixed = [w for w in windows if w.acl_parts is not None]
-    (oversized,) = [e for e in elements
-                    if e.kind not in ("heading", "table") and e.end - e.start > DEFAULT_SIZE]
+    oversized_all = [e for e in elements
+                     if e.kind not in ("heading", "table") and e.end - e.start > DEFAULT_SIZE]
+    (oversized,) = oversized_all
     split = [c for c in chunks if oversized.start <= c.start and c.end <= oversized.end]
     row = production_row()
     table = next(e for e in elements if e.kind == "table")
@@ -163,6 +165,8 @@ def figures() -> dict[str, object]:
     return {
         "size": DEFAULT_SIZE, "overlap": DEFAULT_OVERLAP, "small_size": SMALL_SIZE,
         "guide_chars": n, "oversized_chars": oversized.end - oversized.start,
+        "oversized_word": _WORDS[len(oversized_all)],
+        "context_lines_word": _WORDS[row.retrieval_text.count("\n") - row.text.count("\n")],
         "row_number": row.ordinal + 1, "row_chars": len(row.text), "row_text": row.text,
         "row_replicas": row.text.split(" | ")[1],
         "split_numbers": tuple(c.ordinal + 1 for c in split),
