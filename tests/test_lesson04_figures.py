@@ -79,6 +79,8 @@ TRUTHS = [  # (what the prose says, in words, with the figures it renders: does 
      F["window_repeated"] == F["window_joins"] * DEFAULT_OVERLAP == repeated(W_SPANS)
      and F["window_new_chars"] == stride(DEFAULT_SIZE, DEFAULT_OVERLAP)
      and all(b[0] - a[0] == F["window_new_chars"] for a, b in zip(W_SPANS, W_SPANS[1:]))),
+    ("over the whole fixture the picture is the same: structure-aware far below windows",
+     F["fixture_structure_duplication"] < F["fixture_window_duplication"] / 10),
     ("overlap / size is not the duplication of either strategy",
      F["naive_percent"] / 100 not in (round(S_DUP, 2), round(W_DUP, 2))),
     ("the seed's formula goes negative on the structure-aware chunks",

@@ -132,17 +132,20 @@ def figures() -> dict[str, object]:
 
     ``figures()["mixed_windows"]`` -> 6
     """
+    from chunklib.fixture import load_sources
     from chunklib.structure import (
         DEFAULT_OVERLAP,
         DEFAULT_SIZE,
         acl_runs,
         acl_window_chunks,
         duplication,
+        fixture_duplication,
         window_chunks,
     )
     from chunklib.tokens import MINILM_MAX_SEQ_LENGTH, MINILM_SPECIAL_TOKENS, wordpiece_count
 
     guide = load_source("deployment-guide")
+    sources = load_sources()
     n = len(guide.text)
     elements = parse_elements(guide.text)
     chunks, windows = structure_chunks(guide), window_chunks(guide)
@@ -166,6 +169,9 @@ def figures() -> dict[str, object]:
         "size": DEFAULT_SIZE, "overlap": DEFAULT_OVERLAP, "small_size": SMALL_SIZE,
         "guide_chars": n, "oversized_chars": oversized.end - oversized.start,
         "oversized_word": _WORDS[len(oversized_all)],
+        "fixture_sources_word": _WORDS[len(sources)],
+        "fixture_structure_duplication": fixture_duplication(sources, structure_chunks),
+        "fixture_window_duplication": fixture_duplication(sources, window_chunks),
         "context_lines_word": _WORDS[row.retrieval_text.count("\n") - row.text.count("\n")],
         "row_number": row.ordinal + 1, "row_chars": len(row.text), "row_text": row.text,
         "row_replicas": row.text.split(" | ")[1],
