@@ -6,7 +6,8 @@ literal braces doubled), rendered with ``chunklib.course.<lesson>.figures()``, a
 carries the tag ``prose:<name>``. Run ``.venv/bin/python tools/sync_prose.py``, then
 ``python3 course.py release``. tests/test_prose.py fails while a cell differs from its render.
 
-Leaves out: lessons without a ``prose/`` folder (they are not converted yet).
+Leaves out: the quiz cells (``tools/sync_quiz.py``) and the chapter reference
+(``tools/sync_reference.py``).
 """
 
 import importlib

@@ -4,19 +4,22 @@ Expected values are computed with ``chunklib.evaluation``, ``chunklib.context`` 
 ``chunklib.experiment`` when a check runs; the worked examples' data live here so the notebook,
 the checks and the tests share one copy.
 
-Leaves out: prose; the notebook ``notebooks/06-evaluation/evaluation.ipynb`` holds it.
+Leaves out: prose; the templates ``notebooks/06-evaluation/prose/*.md`` hold it, rendered with
+``figures()`` by ``tools/sync_prose.py``.
 
     >>> CHECKS["ex1_covered"].expected()
     120
 """
 
 from chunklib.context import merge_hits, pack_context
+from chunklib.course import POINTS
 from chunklib.evaluation import evidence_complete, span_iou, span_precision, span_recall
 from chunklib.intervals import intersection_length
 from chunklib.quiz import Question
 from chunklib.selfcheck import Check
 
 # Predict first: two overlapping windows (size 100, overlap 50) and evidence across their cut.
+PREDICT_SIZE, PREDICT_OVERLAP = 100, 50
 PREDICT_CHUNKS = [(100, 200), (150, 250)]
 PREDICT_EVIDENCE = (130, 230)
 
@@ -44,6 +47,29 @@ EX2_BUDGET = 250
 EX3_SIZE = 400
 # The budget of the merge-and-pack walkthrough (q17, windows 400/100), in characters.
 PACK_BUDGET = 1500
+# The overlap the explorer opens at (and where the stopping rule stops; a test checks both),
+# the larger and the smaller chunk size the lesson compares.
+STOP_EXAMPLE_OVERLAP, LARGE_SIZE, SMALL_SIZE = 100, 1000, 200
+# The two questions whose second evidence span is the table header of a row.
+HEADER_QUESTIONS = ("q10", "q11")
+
+
+def hits_table(hits: list[dict]) -> str:
+    """Hits as the Markdown table Part 1 shows.
+
+    ``hits_table(EX2_HITS[:1]).splitlines()[-1]``
+    -> "| `a` | deployment-guide | r1 | ('employees',) | 100 | 200 | 5 |"
+    """
+    keys = ("source_id", "revision", "acl", "start", "end", "score")
+    return "\n".join(["| chunk_id | " + " | ".join(keys) + " |", "|---" * (len(keys) + 1) + "|"]
+                     + [f"| `{h['chunk_id']}` | " + " | ".join(str(h[k]) for k in keys) + " |"
+                        for h in hits])
+
+
+def _and_list(items: list) -> str:
+    """``_and_list([325, 217, 208])`` -> '325, 217 and 208'"""
+    *head, last = [str(i) for i in items]
+    return f"{', '.join(head)} and {last}" if head else last
 
 
 def _ex3_stop() -> int:
@@ -53,7 +79,7 @@ def _ex3_stop() -> int:
 
 
 _WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
-          8: "eight", 9: "nine"}
+          8: "eight", 9: "nine", 10: "ten", 11: "eleven", 12: "twelve"}
 
 
 def figures() -> dict[str, object]:
@@ -64,10 +90,12 @@ def figures() -> dict[str, object]:
     ``figures()["sweep_400"]`` -> (20, 22, 28, 26, 32)
     """
     from chunklib import experiment as ex
+    from chunklib.course.overlap import MYTH
     from chunklib.fixture import load_sources
     from chunklib.questions import get_question, load_questions
 
     S = ex.Strategy
+    size, mid = EX3_SIZE, STOP_EXAMPLE_OVERLAP
     questions = load_questions()
 
     def summary(kind, size, overlap=0):
@@ -76,34 +104,56 @@ def figures() -> dict[str, object]:
     def reasons(kind, size, overlap=0):
         return {r: len(ids) for r, ids in ex.diagnose(S(kind, size, overlap)).items()}
 
-    sweep = ex.overlap_sweep(400)
+    sweep = ex.overlap_sweep(size)
     stop = ex.stopping_point(sweep)
     after = sweep[sweep.index(stop) + 1]
-    w0, w100, w200 = (summary("windows", 400, o) for o in (0, 100, 200))
-    a0, a100 = summary("acl-windows", 400), summary("acl-windows", 400, 100)
-    s400, s1000, s200 = (summary("structure", n) for n in (400, 1000, 200))
-    w1000, w1000_100, a1000 = (summary("windows", 1000), summary("windows", 1000, 100),
-                               summary("acl-windows", 1000))
-    pc200 = summary("parent-child", 200)
+    steps = [abs(b.complete - a.complete) for a, b in zip(sweep, sweep[1:])]
+    large_sweep = ex.overlap_sweep(LARGE_SIZE)
+    w0, w100, w200 = (summary("windows", size, o) for o in (0, mid, size // 2))
+    a0, a100 = summary("acl-windows", size), summary("acl-windows", size, mid)
+    s400, s1000, s200 = (summary("structure", n) for n in (size, LARGE_SIZE, SMALL_SIZE))
+    w1000, w1000_100, a1000 = (summary("windows", LARGE_SIZE),
+                               summary("windows", LARGE_SIZE, mid),
+                               summary("acl-windows", LARGE_SIZE))
+    pc200 = summary("parent-child", SMALL_SIZE)
     fixture_chars = sum(len(s.text) for s in load_sources())
     q17 = get_question("q17")
-    o17 = ex.evaluate(S("windows", 400, 100))[questions.index(q17)]
-    hits, merged, packed = ex.packed_context("q17", S("windows", 400, 100), PACK_BUDGET)
+    o17 = ex.evaluate(S("windows", size, mid))[questions.index(q17)]
+    hits, merged, packed = ex.packed_context("q17", S("windows", size, mid), PACK_BUDGET)
     (holder,) = [m for m in merged if m["source_id"] == q17.source_id
                  and m["start"] <= q17.evidence_spans[0][0]
                  and q17.evidence_spans[0][1] <= m["end"]]
-    mixed = {o: sum(c["acl_parts"] is not None for c in ex.chunk_dicts(S("windows", 400, o)))
-             for o in (0, 100)}
-    cut_s400 = ex.diagnose(S("structure", 400))["cut"]
-    long_answers = [q for q in cut_s400 if q not in ("q10", "q11")]
+    mixed = {o: sum(c["acl_parts"] is not None for c in ex.chunk_dicts(S("windows", size, o)))
+             for o in (0, mid)}
+    cut_s400 = ex.diagnose(S("structure", size))["cut"]
+    long_answers = [q for q in cut_s400 if q not in HEADER_QUESTIONS]
+    _n, myth_size, myth_overlap = MYTH
+    overlaps = ex.sweep_overlaps(size)
     return {
         "questions": len(questions), "k": ex.K, "point_per_question": round(100 / len(questions),
                                                                            1),
-        "sweep_400": tuple(s.complete for s in sweep),
-        "sweep_400_duplication": tuple(round(s.index_duplication, 3) for s in sweep),
+        "size": size, "min_overlap": overlaps[0], "mid_overlap": mid,
+        "max_overlap": overlaps[-1], "large_size": LARGE_SIZE, "small_size": SMALL_SIZE,
+        "sweep_step": ex.OVERLAP_STEP, "myth_percent": round(100 * myth_overlap / myth_size),
+        "predict_size": PREDICT_SIZE, "predict_overlap": PREDICT_OVERLAP,
+        "predict_starts": ", ".join(str(i * (PREDICT_SIZE - PREDICT_OVERLAP)) for i in range(4)),
+        "predict_evidence": PREDICT_EVIDENCE, "predict_chunks": tuple(PREDICT_CHUNKS),
+        "ex1_evidence": EX1_EVIDENCE, "ex1_retrieved": EX1_RETRIEVED, "ex1_k": len(EX1_RETRIEVED),
+        "examples_points": POINTS["examples"], "hidden_points": POINTS["hidden"],
+        "ex2_table": hits_table(EX2_HITS), "ex2_budget": EX2_BUDGET,
+        "ex3_table": "\n".join(["| overlap | complete | index duplication |", "|---|---|---|"]
+                               + [f"| {s.strategy.overlap} | {s.counts} | "
+                                  f"{s.index_duplication:.3f} |" for s in sweep]),
+        "sweep_counts": ", ".join(str(s.complete) for s in sweep),
+        "asked_by_others": sum(q.groups != ("employees",) or q.tenant_id != "kestrel"
+                               for q in questions),
+        "two_span_questions": sum(len(q.evidence) > 1 for q in questions),
+        "header_questions": len(HEADER_QUESTIONS),
+        "header_questions_word": _WORDS[len(HEADER_QUESTIONS)],
+        "ex2_hits_word": _WORDS[len(EX2_HITS)].capitalize(),
+        "sources_word": _WORDS[len(load_sources())],
         "stop_overlap": stop.strategy.overlap, "stop_counts": stop.counts,
-        "stop_duplication": round(stop.index_duplication, 3),
-        "after_stop_counts": after.counts, "after_stop_duplication":
+        "stop_duplication": round(stop.index_duplication, 3), "after_stop_duplication":
         round(after.index_duplication, 3),
         "w0": w0.counts, "w100": w100.counts, "w200": w200.counts,
         "w100_duplication": round(w100.index_duplication, 3),
@@ -111,29 +161,38 @@ def figures() -> dict[str, object]:
         "w200_near_duplicates": w200.near_duplicates, "w200_hits": w200.hits,
         "w200_retrieved_chars": w200.retrieved_chars, "w100_retrieved_chars": w100.retrieved_chars,
         "w200_gain_over_stop": _WORDS[w200.complete - stop.complete],
-        "w200_duplication_times_stop": round(w200.index_duplication / stop.index_duplication),
+        "w200_duplication_times_stop_word": _WORDS[round(w200.index_duplication
+                                                         / stop.index_duplication)],
         "s400": s400.counts, "s400_duplication": round(s400.index_duplication, 3),
         "s400_repeated_chars": round(s400.index_duplication * fixture_chars),
-        "s400_overlap": ex.structure_overlap(400),
+        "s400_overlap": ex.structure_overlap(size),
         "s400_near_duplicates": s400.near_duplicates, "s400_hits": s400.hits,
         "s400_retrieved_chars": s400.retrieved_chars,
-        "s400_vs_w200_questions": w200.complete - s400.complete,
+        "s400_vs_w200_word": _WORDS[w200.complete - s400.complete],
+        "step_min": min(steps), "step_max": max(steps),
+        "stop_gain_word": _WORDS[stop.complete - w0.complete],
+        "pc_vs_s1000_word": _WORDS[abs(pc200.complete - s1000.complete)],
+        "large_sweep_first": large_sweep[1].strategy.overlap,
+        "large_sweep_last": large_sweep[-1].strategy.overlap,
+        "large_sweep_low": min(s.complete for s in large_sweep[1:]),
+        "large_sweep_high": max(s.complete for s in large_sweep[1:]),
         "w200_duplication_times_s400": round(w200.index_duplication / s400.index_duplication),
         "a0": a0.counts, "a100": a100.counts, "a1000": a1000.counts,
-        "a0_gain_over_w0": a0.complete - w0.complete, "w100_over_a100": w100.complete
-        - a100.complete,
-        "reasons_w0": reasons("windows", 400), "reasons_w100": reasons("windows", 400, 100),
-        "reasons_w200": reasons("windows", 400, 200), "reasons_s400": reasons("structure", 400),
-        "reasons_a0": reasons("acl-windows", 400), "reasons_w1000": reasons("windows", 1000),
-        "reasons_a1000": reasons("acl-windows", 1000),
-        "mixed_windows_400": mixed[0], "mixed_windows_400_100": mixed[100],
+        "a0_gain_over_w0": a0.complete - w0.complete,
+        "w100_over_a100_word": _WORDS[w100.complete - a100.complete],
+        "reasons_w0": reasons("windows", size), "reasons_w100": reasons("windows", size, mid),
+        "reasons_w200": reasons("windows", size, size // 2),
+        "reasons_s400": reasons("structure", size), "reasons_a0": reasons("acl-windows", size),
+        "reasons_w1000": reasons("windows", LARGE_SIZE),
+        "reasons_a1000": reasons("acl-windows", LARGE_SIZE),
+        "mixed_windows_400": mixed[0], "mixed_windows_400_100": mixed[mid],
         "w1000": w1000.counts, "w1000_100": w1000_100.counts,
         "s1000": s1000.counts, "s200": s200.counts, "pc200": pc200.counts,
         "pc200_retrieved_chars": pc200.retrieved_chars,
         "s1000_retrieved_chars": s1000.retrieved_chars,
-        "long_answer_questions": len(long_answers),
-        "long_answer_chars": tuple(e - s for q in long_answers
-                                   for s, e in get_question(q).evidence_spans),
+        "long_answer_word": _WORDS[len(long_answers)],
+        "long_answer_list": _and_list([e - s for q in long_answers
+                                       for s, e in get_question(q).evidence_spans]),
         "q17_recall": round(o17.recall, 2), "q17_evidence_chars": len(q17.evidence[0].text),
         "q17_hits": len(hits), "q17_near_duplicates": o17.near_duplicates,
         "q17_segments": len(merged), "q17_packed": len(packed), "pack_budget": PACK_BUDGET,
@@ -185,7 +244,9 @@ QUIZ = [
                   "0.316 to 0.573."),
             "B": ("Completeness falls, while the index grows larger.",
                   "Completeness fell to 26/39 while the index duplication rose from 0.316 to "
-                  "0.573: the step does not pay, so the stopping rule stops at 100. Overlap "
+                  "0.573. Two questions are within the noise, so the finding is not that "
+                  "overlap hurts but that this step buys nothing for a larger index: the "
+                  "stopping rule stops at 100. Overlap "
                   "helps only with evidence cut at a boundary, and every step moves all the "
                   "boundaries; measure each step and stop when completeness gains too little "
                   "for the duplication it adds."),
@@ -249,8 +310,9 @@ QUIZ = [
                   "questions out of 39."),
             "B": ("It hides that the gap is just two questions out of 39.",
                   "Report 32/39 against 30/39: with 39 questions one question moves the rate by "
-                  "2.6 points, and one step of 50 in overlap already moves completeness by 2 to "
-                  "6 questions; counts show how little evidence stands behind the gap."),
+                  "2.6 points, and at size 400 one step of 50 in overlap already moves "
+                  "completeness by 2 to 6 questions; counts show how little evidence stands "
+                  "behind the gap."),
             "C": ("It should give more decimals: 82.05 % against 76.92 %.",
                   "More decimals suggest more precision than 39 questions hold."),
             "D": ("It should report recall instead of completeness.",

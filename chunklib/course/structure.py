@@ -4,7 +4,8 @@ Expected values are computed with chunklib (the parser, the chunkers and ``inter
 check runs; the data the learner works on by hand (``OUTLINE``, ``SPANS``, ...) lives here too,
 so the notebook's prompts and the checks cannot drift apart (a test compares them).
 
-Leaves out: prose; the notebook ``notebooks/04-structure/structure.ipynb`` holds it.
+Leaves out: prose; the templates ``notebooks/04-structure/prose/*.md`` hold it, rendered with
+``figures()`` by ``tools/sync_prose.py``.
 
     >>> CHECKS["ex_repeated"].expected()
     50
@@ -13,7 +14,9 @@ Leaves out: prose; the notebook ``notebooks/04-structure/structure.ipynb`` holds
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 
+from chunklib.course import POINTS
 from chunklib.elements import heading_paths, parse_elements
 from chunklib.fixture import load_source
 from chunklib.intervals import duplication_ratio, total_length, union_length
@@ -39,6 +42,9 @@ PATH_B_TITLE = "Update DNS"
 SPANS = [(0, 500), (450, 900), (960, 1200)]
 SOURCE_LENGTH = 1250
 RENAMED_FROM, RENAMED_TO = "## Environment Matrix\n", "## Environments\n"
+_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
+#: The smaller budget "Things to try" sets in the explorer.
+SMALL_SIZE = 400
 
 
 def outline_path(title: str) -> tuple[str, ...]:
@@ -121,33 +127,34 @@ def minilm_trained_length() -> int:
 
 
 def figures() -> dict[str, object]:
-    """Every number lesson 4's prose states, computed with chunklib: name -> value (a later step
-    renders the prose from it; ``tests/test_lesson04_figures.py`` finds each in the text).
+    """Every number lesson 4's Markdown states, computed with chunklib: name -> value, rendered
+    into the prose templates ``notebooks/04-structure/prose/*.md`` by ``tools/sync_prose.py``.
 
     ``figures()["mixed_windows"]`` -> 6
     """
-    from chunklib.access import readable
-    from chunklib.records import to_dict
+    from chunklib.fixture import load_sources
     from chunklib.structure import (
         DEFAULT_OVERLAP,
         DEFAULT_SIZE,
         acl_runs,
         acl_window_chunks,
         duplication,
+        fixture_duplication,
         window_chunks,
     )
     from chunklib.tokens import MINILM_MAX_SEQ_LENGTH, MINILM_SPECIAL_TOKENS, wordpiece_count
 
     guide = load_source("deployment-guide")
+    sources = load_sources()
     n = len(guide.text)
     elements = parse_elements(guide.text)
     chunks, windows = structure_chunks(guide), window_chunks(guide)
     cut = acl_window_chunks(guide)
     mixed = [w for w in windows if w.acl_parts is not None]
-    oversized = [e for e in elements
-                 if e.kind not in ("heading", "table") and e.end - e.start > DEFAULT_SIZE]
-    split = [c for c in chunks
-             if oversized[0].start <= c.start and c.end <= oversized[0].end]
+    oversized_all = [e for e in elements
+                     if e.kind not in ("heading", "table") and e.end - e.start > DEFAULT_SIZE]
+    (oversized,) = oversized_all
+    split = [c for c in chunks if oversized.start <= c.start and c.end <= oversized.end]
     row = production_row()
     table = next(e for e in elements if e.kind == "table")
     (tight,) = [e for e in parse_elements(TIGHT_TABLE) if e.kind == "table"]
@@ -157,18 +164,27 @@ def figures() -> dict[str, object]:
     positions = [wordpiece_count(c.retrieval_text) + MINILM_SPECIAL_TOKENS for c in chunks]
     trained = minilm_trained_length()
     longest = max(range(len(chunks)), key=lambda i: positions[i])
+    texts = citable_options()
     return {
-        "size": DEFAULT_SIZE, "overlap": DEFAULT_OVERLAP, "guide_chars": n,
-        "oversized_elements": len(oversized), "oversized_chars": oversized[0].end
-        - oversized[0].start, "oversized_title": oversized[0].heading_path[-1],
+        "size": DEFAULT_SIZE, "overlap": DEFAULT_OVERLAP, "small_size": SMALL_SIZE,
+        "guide_chars": n, "oversized_chars": oversized.end - oversized.start,
+        "oversized_word": _WORDS[len(oversized_all)],
+        "fixture_sources_word": _WORDS[len(sources)],
+        "fixture_structure_duplication": fixture_duplication(sources, structure_chunks),
+        "fixture_window_duplication": fixture_duplication(sources, window_chunks),
+        "context_lines_word": _WORDS[row.retrieval_text.count("\n") - row.text.count("\n")],
         "row_number": row.ordinal + 1, "row_chars": len(row.text), "row_text": row.text,
+        "row_replicas": row.text.split(" | ")[1],
         "split_numbers": tuple(c.ordinal + 1 for c in split),
         "split_shared": split[0].end - split[1].start,
         "structure_chunks": len(chunks),
-        "structure_duplication": round(duplication(chunks, n), 4),
-        "window_duplication": round(duplication(windows, n), 4),
-        "structure_duplication_400": round(duplication(structure_chunks(guide, 400, 100), n), 4),
-        "window_duplication_400": round(duplication(window_chunks(guide, 400, 100), n), 4),
+        "structure_duplication": duplication(chunks, n),
+        "window_duplication": duplication(windows, n),
+        "structure_duplication_small": duplication(
+            structure_chunks(guide, SMALL_SIZE, DEFAULT_OVERLAP), n),
+        "window_duplication_small": duplication(
+            window_chunks(guide, SMALL_SIZE, DEFAULT_OVERLAP), n),
+        "naive_percent": round(100 * DEFAULT_OVERLAP / DEFAULT_SIZE),
         "structure_repeated": total_length(chunk_spans) - union_length(chunk_spans),
         "structure_total_chars": total_length(chunk_spans),
         "structure_skipped_chars": n - total_length(chunk_spans),
@@ -177,14 +193,10 @@ def figures() -> dict[str, object]:
         "window_new_chars": DEFAULT_SIZE - DEFAULT_OVERLAP,
         "mixed_windows": len(mixed), "mixed_parts": mixed[0].acl_parts,
         "mixed_first_span": (mixed[0].start, mixed[0].end),
-        "mixed_readable": {groups: readable(to_dict(mixed[0]), groups.split("+"))
-                           for groups in ("employees", "sre", "employees+sre")},
-        "acl_cut_windows": len(cut), "acl_cut_mixed": sum(c.acl_parts is not None for c in cut),
-        "acl_cut_duplication": round(duplication(cut, n), 4),
+        "acl_cut_windows": len(cut), "acl_cut_duplication": duplication(cut, n),
         "acl_runs": len(acl_runs(guide)),
         "table_rows": len(table.rows),
-        "table_rows_slice_is_join": sum(guide.text[slice(*r.cells_span)] == " | ".join(r.cells)
-                                        for r in table.rows),
+        "tight_row_line": TIGHT_TABLE.splitlines()[-1],
         "tight_row_slice": TIGHT_TABLE[slice(*tight_row.cells_span)],
         "tight_row_join": " | ".join(tight_row.cells),
         "minilm_positions": MINILM_MAX_SEQ_LENGTH, "minilm_trained_positions": trained,
@@ -194,7 +206,12 @@ def figures() -> dict[str, object]:
         "longest_text_pieces": wordpiece_count(chunks[longest].text),
         "longest_number": chunks[longest].ordinal + 1,
         "retrieval_over_trained": sum(p > trained for p in positions),
-        "retrieval_over_positions": sum(p > MINILM_MAX_SEQ_LENGTH for p in positions),
+        "source_length": SOURCE_LENGTH, "spans": ", ".join(map(str, SPANS)),
+        "gap_start": SPANS[1][1], "gap_end": SPANS[2][0],
+        "footer_chars": SOURCE_LENGTH - SPANS[-1][1],
+        "citable_a": texts["A"], "citable_b": texts["B"],
+        "sha256_hex_digits": len(hashlib.sha256().hexdigest()),
+        "examples_points": POINTS["examples"], "hidden_points": POINTS["hidden"],
     }
 
 
