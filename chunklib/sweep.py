@@ -22,7 +22,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from chunklib.experiment import LESSON_STRATEGIES, K, Strategy, summarize, sweep_overlaps
+from chunklib.experiment import LESSON_STRATEGIES, SIZES, K, Strategy, summarize, sweep_overlaps
 from chunklib.validate import require_int, require_window
 
 RETRIEVERS = ("dense", "lexical", "hybrid")
@@ -126,7 +126,9 @@ def holds_across(better: Strategy, worse: Strategy, retrievers: Sequence[str] = 
 
 def store_strategies() -> list[Strategy]:
     """Every strategy whose fixture chunks the shipped vector store covers: the lesson's
-    strategies and the averaged sweep's window grids (``tools/build_vectors.py``).
+    strategies, the averaged sweep's window grids, and the explorer's (every size of
+    ``experiment.SIZES``: windows at each overlap of its sweep, structure-aware chunks, which
+    parent-child retrieval uses too). ``tools/build_vectors.py`` builds the store.
 
     ``len(store_strategies()) > len(LESSON_STRATEGIES)`` -> True
     """
@@ -134,4 +136,7 @@ def store_strategies() -> list[Strategy]:
     for overlap in sweep_overlaps(SWEEP_SIZE):
         out += [Strategy("windows", SWEEP_SIZE, overlap, o)
                 for o in window_offsets(SWEEP_SIZE, overlap)]
+    for size in SIZES:
+        out += [Strategy("windows", size, o) for o in sweep_overlaps(size)]
+        out.append(Strategy("structure", size))
     return list(dict.fromkeys(out))

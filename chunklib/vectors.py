@@ -110,7 +110,8 @@ def shipped_store() -> dict[str, np.ndarray]:
             if str(data["model"]) != MODEL_NAME:
                 raise ValueError(f"{SHIPPED_STORE} holds vectors of {data['model']}, "
                                  f"not {MODEL_NAME}")
-            keys, vectors = data["sha256"].tolist(), data["vectors"]
+            keys = [key.decode("ascii") for key in data["sha256"].tolist()]
+            vectors = data["vectors"]
     except FileNotFoundError:
         return {}
     return dict(zip(keys, vectors, strict=True))
@@ -121,7 +122,8 @@ def save_store(path: str, vectors: dict[str, np.ndarray]) -> None:
     keys = sorted(vectors)
     matrix = (np.stack([vectors[k] for k in keys]).astype(np.float32) if keys
               else np.zeros((0, DIMENSION), dtype=np.float32))
-    np.savez(path, model=np.array(MODEL_NAME), sha256=np.array(keys), vectors=matrix)
+    np.savez(path, model=np.array(MODEL_NAME), sha256=np.array(keys, dtype="S64"),
+             vectors=matrix)
 
 
 class Progress:

@@ -50,7 +50,7 @@ def with_ids(chunks):
 
 
 @pytest.mark.parametrize("name", NAMES)
-@settings(max_examples=60)
+@settings(max_examples=30)
 @given(chunks=st.lists(chunk_st, max_size=12),
        groups=st.lists(st.sampled_from(["sre", "employees", "eng"]), max_size=2),
        query=st.lists(st.sampled_from(WORDS), min_size=1, max_size=3).map(" ".join))
