@@ -93,6 +93,13 @@ def test_lesson_5_update_with_the_real_model_reads_the_shipped_store():
     assert again.embedded == 0
 
 
+def test_update_uses_the_real_model_by_default():
+    index = ChunkIndex()
+    report = update(index, load_sources()[:1])
+    assert report.embedded > 0
+    assert {e["vector_key"][0] for e in index.entries().values()} == {MODEL_NAME}
+
+
 def test_embedder_hook_fails_a_build_as_the_fake_one_does():
     def down(call):
         if call == 3:
