@@ -17,8 +17,11 @@ A question is *complete* when every evidence span lies whole inside one retrieve
 span may sit in a different chunk). A *near-duplicate* is a hit that shares characters with a
 higher-ranked hit of the same source and revision: it repeats text the reader already has.
 
-Leaves out: embeddings (lexical results need not transfer to them), rerankers, and answer
-generation; lesson 5's SQLite index applies the same filter-then-score contract as ``search``.
+``retriever`` switches the scorer to ``chunklib.retrieval``'s dense, lexical (bm25) or hybrid
+retriever, which filter first the same way; ``chunklib.sweep`` compares them.
+
+Leaves out: rerankers and answer generation; lesson 5's SQLite index applies the same
+filter-then-score contract as ``search``.
 
     >>> summarize(Strategy("structure", 400)).counts
     '30/39'
@@ -38,6 +41,7 @@ from chunklib.fixture import load_source, load_sources
 from chunklib.intervals import total_length, union_length
 from chunklib.questions import Question, load_questions
 from chunklib.records import access_fields
+from chunklib.retrieval import get_retriever
 from chunklib.structure import (
     acl_window_chunks,
     fixture_duplication,
@@ -61,12 +65,16 @@ class Strategy:
     only where an element is hard-split, by ``size // 4`` (``structure_overlap``); parent-child
     retrieves structure chunks of ``size`` and returns sections.
 
+    ``offset`` (fixed windows only) moves the grid of window starts right
+    (``windows.shifted_window_spans``); ``chunklib.sweep`` averages over it.
+
     ``Strategy("windows", 400, 100).label`` -> 'windows 400/100'
     """
 
     kind: str
     size: int
     overlap: int = 0
+    offset: int = 0
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -74,12 +82,17 @@ class Strategy:
         require_window(self.size, self.overlap)
         if self.kind not in WINDOW_KINDS and self.overlap:
             raise ValueError("overlap applies to windows only")
+        require_int("offset", self.offset, minimum=0)
+        if self.offset and (self.kind != "windows" or self.offset >= self.size - self.overlap):
+            raise ValueError("offset applies to fixed windows only and must be smaller than "
+                             "the stride (size - overlap)")
 
     @property
     def label(self) -> str:
         """A short name for tables and plots."""
         if self.kind in WINDOW_KINDS:
-            return f"{self.kind} {self.size}/{self.overlap}"
+            shift = f" @{self.offset}" if self.offset else ""
+            return f"{self.kind} {self.size}/{self.overlap}{shift}"
         return f"{self.kind} {self.size}"
 
 
@@ -138,16 +151,18 @@ def _chunker(strategy: Strategy) -> tuple:
 
 
 @cache
-def _fixture_records(kind: str, size: int, overlap: int) -> dict[str, tuple]:
+def _fixture_records(kind: str, size: int, overlap: int, offset: int = 0) -> dict[str, tuple]:
     """Each fixture source's chunk records, computed once for ``chunk_dicts`` and the
     duplication ratio of ``summarize`` alike (a cache: the chunkers' results unchanged)."""
     chunker = _CHUNKERS[kind]
-    return {source.source_id: tuple(chunker(source, size, overlap)) for source in load_sources()}
+    extra = (offset,) if offset else ()
+    return {source.source_id: tuple(chunker(source, size, overlap, *extra))
+            for source in load_sources()}
 
 
 def _records(strategy: Strategy) -> dict[str, tuple]:
     kind = "structure" if strategy.kind == "parent-child" else strategy.kind
-    return _fixture_records(kind, strategy.size, _chunker(strategy)[1])
+    return _fixture_records(kind, strategy.size, _chunker(strategy)[1], strategy.offset)
 
 
 @cache
@@ -159,14 +174,17 @@ def chunk_dicts(strategy: Strategy) -> tuple[dict, ...]:
     return tuple({"chunk_id": c.chunk_id, "source_id": c.source_id, "revision": c.revision,
                   "tenant_id": c.tenant_id, "acl": c.acl, "acl_parts": c.acl_parts,
                   "start": c.start, "end": c.end,
-                  "heading_path": c.heading_path, "retrieval_text": c.retrieval_text}
+                  "heading_path": c.heading_path, "retrieval_text": c.retrieval_text,
+                  "retrieval_sha256": c.retrieval_sha256}
                  for source in load_sources() for c in records[source.source_id])
 
 
-def retrieve(chunks: Sequence[dict], question: Question, k: int = K) -> list[dict]:
+def retrieve(chunks: Sequence[dict], question: Question, k: int = K,
+             retriever: str = "terms") -> list[dict]:
     """The top ``k`` hits for ``question`` as the subject may see them (ACL before scoring):
     dicts with ``chunk_id, source_id, revision, acl, acl_parts, start, end, score,
-    heading_path``.
+    heading_path``. ``retriever`` names one of ``retrieval.NAMES`` (``terms``, the
+    default, counts shared terms as lesson 5 does; ``dense``, ``lexical``, ``hybrid``).
 
     ``[h["start"] for h in retrieve(chunk_dicts(Strategy("structure", 400)), q19, 2)]``
     -> [707, 11172]
@@ -174,9 +192,13 @@ def retrieve(chunks: Sequence[dict], question: Question, k: int = K) -> list[dic
     by_id = {c["chunk_id"]: c for c in chunks}
     keys = ("chunk_id", "source_id", "revision", "acl", "acl_parts", "start", "end",
             "heading_path")
-    return [{**{key: by_id[cid][key] for key in keys}, "score": score}
-            for cid, score in search(chunks, question.question, question.tenant_id,
-                                     question.groups, k, score_terms)]
+    if retriever == "terms":
+        found = search(chunks, question.question, question.tenant_id, question.groups, k,
+                       score_terms)
+    else:
+        found = get_retriever(retriever)(chunks, question.question, question.tenant_id,
+                                         question.groups, k)
+    return [{**{key: by_id[cid][key] for key in keys}, "score": score} for cid, score in found]
 
 
 @cache
@@ -276,8 +298,9 @@ def measure(question: Question, hits: Sequence[dict]) -> Outcome:
 
 
 @cache
-def evaluate(strategy: Strategy, k: int = K) -> tuple[Outcome, ...]:
-    """Every question of the set under ``strategy``, in question order (cached).
+def evaluate(strategy: Strategy, k: int = K, retriever: str = "terms") -> tuple[Outcome, ...]:
+    """Every question of the set under ``strategy``, in question order (cached); ``retriever``
+    as in ``retrieve``.
 
     ``sum(o.complete for o in evaluate(Strategy("windows", 400)))`` -> 20
     """
@@ -285,7 +308,7 @@ def evaluate(strategy: Strategy, k: int = K) -> tuple[Outcome, ...]:
     chunks = chunk_dicts(strategy)
     out = []
     for q in load_questions():
-        hits = retrieve(chunks, q, k)
+        hits = retrieve(chunks, q, k, retriever)
         if strategy.kind == "parent-child":
             hits = expand_to_parents(hits, q)
         out.append(measure(q, hits))
@@ -315,13 +338,13 @@ class Summary:
 
 
 @cache
-def summarize(strategy: Strategy, k: int = K) -> Summary:
+def summarize(strategy: Strategy, k: int = K, retriever: str = "terms") -> Summary:
     """Totals of ``evaluate``: complete questions, mean recall, precision and IoU, hits that
     are near-duplicates, retrieved and repeated characters, and the index's duplication ratio.
 
     ``summarize(Strategy("windows", 400)).counts`` -> '20/39'
     """
-    outcomes = evaluate(strategy, k)
+    outcomes = evaluate(strategy, k, retriever)
     n = len(outcomes)
     records = _records(strategy)  # the chunks chunk_dicts made, not chunked again
 
@@ -338,7 +361,8 @@ def summarize(strategy: Strategy, k: int = K) -> Summary:
                                        _chunker(strategy)[1]))
 
 
-def diagnose(strategy: Strategy, k: int = K) -> dict[str, list[str]]:
+def diagnose(strategy: Strategy, k: int = K,
+             retriever: str = "terms") -> dict[str, list[str]]:
     """Why questions are incomplete, question ids per reason: ``complete``; ``cut`` (no chunk of
     the strategy holds the evidence whole, the only failure overlap can fix); ``unreadable``
     (only chunks the subject may not read hold it); ``not retrieved`` (a readable chunk holds it
@@ -351,7 +375,7 @@ def diagnose(strategy: Strategy, k: int = K) -> dict[str, list[str]]:
         raise ValueError("diagnose compares chunks with the evidence: windows or structure")
     chunks = chunk_dicts(strategy)
     out: dict[str, list[str]] = {"complete": [], "cut": [], "unreadable": [], "not retrieved": []}
-    for q, outcome in zip(load_questions(), evaluate(strategy, k), strict=True):
+    for q, outcome in zip(load_questions(), evaluate(strategy, k, retriever), strict=True):
         evidence = global_spans([(q.source_id, s, e) for s, e in q.evidence_spans])
         mine = [c for c in chunks if c["source_id"] == q.source_id]
         allowed = [c for c in mine if readable(c, q.groups)]
@@ -374,12 +398,13 @@ def sweep_overlaps(size: int, step: int = OVERLAP_STEP) -> list[int]:
     return list(range(0, size // 2 + 1, require_int("step", step, minimum=1)))
 
 
-def overlap_sweep(size: int, k: int = K) -> list[Summary]:
-    """Fixed windows of ``size`` at every overlap of ``sweep_overlaps(size)``.
+def overlap_sweep(size: int, k: int = K, retriever: str = "terms") -> list[Summary]:
+    """Fixed windows of ``size`` at every overlap of ``sweep_overlaps(size)`` (``retriever`` as
+    in ``retrieve``).
 
     ``[s.complete for s in overlap_sweep(400)]`` -> [20, 22, 28, 26, 32]
     """
-    return [summarize(Strategy("windows", size, o), k) for o in sweep_overlaps(size)]
+    return [summarize(Strategy("windows", size, o), k, retriever) for o in sweep_overlaps(size)]
 
 
 def stopping_point(sweep: Sequence[Summary], min_gain: int = 1) -> Summary:

@@ -24,7 +24,10 @@ Needs SQLite 3.35 or newer (``AS MATERIALIZED``) with the JSON functions; FTS5, 
 (SQLite 3.40 in Python 3.11 on Debian 12), is needed only for ``ranking="bm25"``, and a build
 without it gets a clear error there while the course's term ranking keeps working.
 
-Leaves out: vector search (vectors are stored and tracked, search is lexical), users and deny
+Vectors are stored once per (model, retrieval_sha256), as JSON numbers (``chunklib.vectors``
+reads the table too, and also accepts float32 blobs there); ``lifecycle.update`` asks its
+embedder only for texts the table lacks. Leaves out: vector search here (vectors are stored and
+tracked, search is lexical; ``chunklib.retrieval`` ranks by them), users and deny
 rules (any-of groups per part, all parts required), concurrent writers (one builder at a time),
 scale (lesson 5's notebook names the engines that carry the same contract across machines).
 
@@ -44,6 +47,7 @@ from chunklib.access import access_complete, access_parts, term_overlap
 from chunklib.identity import access_snapshot_sha256, index_entry_id
 from chunklib.records import ChunkRecord, from_dict, to_dict
 from chunklib.validate import require_int
+from chunklib.vectors import decode_vector
 
 INDEX_REVISION = "course-index-v1"
 FTS_TOKENIZER = "unicode61 remove_diacritics 0 tokenchars '_'"  # ``\w+`` runs, case-folded
@@ -193,7 +197,7 @@ class ChunkIndex:
         """The stored vector of a retrieval text, or None. ``index.vector("fake", rh)``"""
         row = self.db.execute("SELECT vector FROM vectors WHERE embedding_model = ? AND "
                               "retrieval_sha256 = ?", (model, retrieval_sha256)).fetchone()
-        return tuple(json.loads(row[0])) if row else None
+        return tuple(decode_vector(row[0]).tolist()) if row else None
 
     def tombstones(self) -> list[tuple[int, str, str, str]]:
         """(generation, chunk_id, source_id, reason) of every tombstone, oldest first."""
@@ -319,7 +323,8 @@ class ChunkIndex:
         parts = access_parts(access)
         if vector is not None:
             self.db.execute("INSERT OR IGNORE INTO vectors VALUES (?, ?, ?)",
-                            (model, record.retrieval_sha256, json.dumps(list(vector))))
+                            (model, record.retrieval_sha256,
+                             json.dumps([float(x) for x in vector])))
         snap = access_snapshot_sha256(parts)
         eid = index_entry_id(record.chunk_id, record.retrieval_sha256, self.index_revision, snap)
         self.db.execute("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?)",

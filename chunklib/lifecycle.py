@@ -8,11 +8,13 @@ get tombstones so that deletion reaches the index. ``update`` runs the seed's st
 chunk the new revisions, validate them (a revision whose ACL rule matches no heading is refused
 whole; a chunk with a missing or empty ACL is stored but never enters the index), embed only
 the retrieval texts that have no vector yet, write the shadow generation in batches, and
-publish it with one switch of the pointer. ``FakeEmbedder`` stands in for a model: deterministic
-vectors from a hash, and a count of its calls. ``rename_heading``, ``insert_paragraph`` and
-``set_section_acl`` make the edited revisions the lesson uses.
+publish it with one switch of the pointer. The embedder is the real all-MiniLM-L6-v2
+(``chunklib.vectors.MiniLMEmbedder``) by default; ``FakeEmbedder`` stands in for it where a
+lesson needs no real vectors: deterministic vectors from a hash, and a count of its calls.
+``rename_heading``, ``insert_paragraph`` and ``set_section_acl`` make the edited revisions the
+lesson uses.
 
-Leaves out: real embeddings, several builders at once, timed rollback windows.
+Leaves out: several builders at once, timed rollback windows.
 
     >>> plan_update([], [{"chunk_id": "a", "retrieval_sha256": "r", "acl": ["g"]}])["add"]
     ['a']
@@ -135,12 +137,16 @@ def validate_revision(source: Source, chunks: Sequence[ChunkRecord],
         raise ValueError(f"{source.source_id} {source.revision} refused: " + "; ".join(problems))
 
 
-def update(index: ChunkIndex, sources: Iterable[Source], embedder: FakeEmbedder, *,
+def update(index: ChunkIndex, sources: Iterable[Source], embedder=None, *,
            deleted: Iterable[str] = (), publish: bool = True, batch: int = 16,
            size: int = DEFAULT_SIZE, overlap: int = DEFAULT_OVERLAP) -> UpdateReport:
     """Build a shadow generation from the published one: ``sources`` replace their earlier
     revisions, ``deleted`` source ids are tombstoned, every other source is carried over.
-    Then publish it (one pointer switch) unless ``publish=False``. Lesson 5.
+    Then publish it (one pointer switch) unless ``publish=False``. ``embedder`` is called once
+    per retrieval text the index holds no vector for (``FakeEmbedder``, or by default the real
+    model, ``vectors.default_embedder()``); ``UpdateReport.embedded`` counts those calls. An
+    embedder with ``lookup(texts)`` gets those texts in one batch first (vectors only, not
+    counted), so the model encodes them together. Lesson 5.
 
     ``str(update(ChunkIndex(), load_sources(), FakeEmbedder()))`` -> 'generation 1 published: ...'
     """
@@ -158,6 +164,14 @@ def update(index: ChunkIndex, sources: Iterable[Source], embedder: FakeEmbedder,
     accepted = [c for c in candidates if _indexable(c)]
     plan = plan_update(old_entries.values(), [dataclasses.asdict(c) for c in accepted])
     generation = index.begin(base, f"update of {', '.join(sorted(changed)) or 'nothing'}")
+    if embedder is None:
+        from chunklib.vectors import default_embedder
+
+        embedder = default_embedder()
+    if hasattr(embedder, "lookup"):  # encode every missing text in one batch, then count calls
+        texts = {c.retrieval_sha256: c.retrieval_text for c in accepted}
+        embedder.lookup([t for key, t in texts.items()
+                         if index.vector(embedder.model, key) is None])
     before = embedder.calls
     try:
         for i in range(0, len(candidates), batch):

@@ -35,7 +35,7 @@ from chunklib.identity import element_id
 from chunklib.intervals import duplication_ratio
 from chunklib.records import ChunkRecord, access_fields, make_chunk
 from chunklib.validate import require_window
-from chunklib.windows import text_windows, window_spans
+from chunklib.windows import shifted_window_spans, window_spans
 
 DEFAULT_SIZE = 1000
 DEFAULT_OVERLAP = 100
@@ -139,18 +139,22 @@ def structure_chunks(source: Source, size: int = DEFAULT_SIZE,
 
 
 def window_chunks(source: Source, size: int = DEFAULT_SIZE,
-                  overlap: int = DEFAULT_OVERLAP) -> list[ChunkRecord]:
+                  overlap: int = DEFAULT_OVERLAP, offset: int = 0) -> list[ChunkRecord]:
     """Fixed character windows as records, the baseline: ``retrieval_text`` is the bare text,
     the heading path is what all elements the window touches share. A window inside one ACL
     section gets that ``acl``; a window over sections with different ACLs gets ``acl=None`` and
     *all of* their ACLs in ``acl_parts`` (``access.readable``: a reader must share a group with
     every part; a missing part makes it unreadable, fail-closed).
 
+    ``offset`` moves the grid of window starts (``windows.shifted_window_spans``).
     ``len(window_chunks(load_source("deployment-guide")))`` -> 24
     """
-    spans = text_windows(source.text, size, overlap)
+    if not isinstance(source.text, str):
+        raise TypeError(f"source.text must be a str, got {type(source.text).__name__}")
+    spans = shifted_window_spans(len(source.text), size, overlap, offset)
+    shift = f"/offset={offset}" if offset else ""  # offset 0 keeps the ids it always had
     return _window_records(source, spans, [None] * len(spans),
-                           f"{WINDOW_STRATEGY}/size={size}/overlap={overlap}")
+                           f"{WINDOW_STRATEGY}/size={size}/overlap={overlap}{shift}")
 
 
 def acl_runs(source: Source, elements: Sequence[Element] | None = None,

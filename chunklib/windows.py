@@ -126,3 +126,24 @@ def text_windows(text: str, size: int, overlap: int) -> list[tuple[int, int]]:
     if not isinstance(text, str):
         raise TypeError(f"text must be a str, got {type(text).__name__}")
     return window_spans(len(text), size, overlap)
+
+
+def shifted_window_spans(n: int, size: int, overlap: int, offset: int) -> list[tuple[int, int]]:
+    """``window_spans`` with the grid of starts moved right by ``offset`` (0 <= offset <
+    stride): the windows start at offset, offset + stride, ..., and the window that would start
+    at ``offset - stride`` is kept from 0, so the text is still covered whole and the first two
+    windows still share ``overlap`` units (lesson 6 averages results over such offsets).
+
+    ``shifted_window_spans(10, 4, 1, 1)`` -> [(0, 2), (1, 5), (4, 8), (7, 10)]
+    """
+    step = stride(size, overlap)
+    n = require_int("n", n, minimum=0)
+    offset = require_int("offset", offset, minimum=0)
+    if offset >= step:
+        raise ValueError(f"offset must be smaller than the stride {step}, got {offset}")
+    if offset == 0 or n == 0:
+        return window_spans(n, size, overlap)
+    head = [(0, min(n, offset + overlap))]
+    if n <= offset + overlap:
+        return head
+    return head + [(offset + s, offset + e) for s, e in window_spans(n - offset, size, overlap)]
