@@ -225,8 +225,8 @@ QUIZ = [
         "B",
     ),
     Question(
-        "After `merge_spans(recursive_split(text, {size}, separators), {size})`, how long can "
-        "a chunk be, in characters?",
+        "After `merge_spans(recursive_split(text, {size}, separators), {size})`, how long can a "
+        "chunk be, in characters?",
         {
             "A": ("Up to {size} plus the length of the last piece merged in.",
                   "A piece is merged in only when next_end − current_start ≤ {size}, that is when "
@@ -234,9 +234,9 @@ QUIZ = [
             "B": ("Up to {size_twice}: two pieces of up to {size} each can be merged.",
                   "Two pieces merge only when the result is at most {size} long."),
             "C": ("Any length: merging keeps a long sentence whole.",
-                  "The function recursive_split hard-cuts anything that no separator makes "
-                  "short enough, so no piece is longer than {size}, and merging never makes a "
-                  "chunk longer than that."),
+                  "The function recursive_split hard-cuts anything that no separator makes short "
+                  "enough, so no piece is longer than {size}, and merging never makes a chunk "
+                  "longer than that."),
             "D": ("At most {size}, whatever the text and the separators.",
                   "Every piece fits, and merging tests next_end − current_start ≤ size before "
                   "it extends a chunk, so the budget holds. (A span that was already longer "
@@ -254,8 +254,8 @@ QUIZ = [
                   "about the chunk before: it returns the first place where the string occurs."),
             "B": ("{same_first_two}, then {not_found}: the last has no space after it.",
                   "The string \"Same.\" does occur in the text (at {same_first}, among other "
-                  "places); find returns {not_found} only for a string that does not occur "
-                  "at all."),
+                  "places); find returns {not_found} only for a string that does not occur at "
+                  "all."),
             "C": ("{same_found}: every copy is found at the very first one.",
                   "Python's find returns the first occurrence, so three chunks claim the same "
                   "source span and citations point at the wrong sentence. Offsets must be "
@@ -266,8 +266,8 @@ QUIZ = [
         "C",
     ),
     Question(
-        "At {smaller} characters, one chunk of the passage ends right after \"The idea came "
-        "from Dr. \", and the next begins with \"Amara Osei, a retired botanist\". How does "
+        "At {smaller} characters, one chunk of the passage ends right after \"The idea came from "
+        "Dr. \", and the next begins with \"Amara Osei, a retired botanist\". How does "
         "boundary_quality count that chunk end?",
         {
             "A": ("As clean: by the sentence spans, a sentence ends there.",

@@ -265,25 +265,20 @@ CHECKS = {
 QUIZ = [
     Question(
         "On the fixture, windows of {size} characters complete {stop_complete} of {questions} "
-        "questions with overlap "
-        "{stop_overlap}. A colleague raises the overlap to {after_stop_overlap} 'because more "
-        "overlap always helps'. What "
-        "does the experiment show?",
+        "questions with overlap {stop_overlap}. A colleague raises the overlap to "
+        "{after_stop_overlap} 'because more overlap always helps'. What does the experiment show?",
         {
             "A": ("Completeness rises: more overlap can only add evidence.",
                   "It fell to {after_stop_counts}. Changing the overlap moves every window "
-                  "boundary, so some "
-                  "evidence that fitted before is now cut; and the duplication ratio rose from "
-                  "{stop_duplication:.3f} to {after_stop_duplication:.3f}."),
+                  "boundary, so some evidence that fitted before is now cut; and the duplication "
+                  "ratio rose from {stop_duplication:.3f} to {after_stop_duplication:.3f}."),
             "B": ("Completeness falls, while the index grows larger.",
                   "Completeness fell to {after_stop_counts} while the index duplication rose from "
-                  "{stop_duplication:.3f} to "
-                  "{after_stop_duplication:.3f}. Two questions are within the noise, so the "
-                  "finding is not that "
-                  "overlap hurts but that this step buys nothing for a larger index: the "
-                  "stopping rule stops at {stop_overlap}. Overlap "
-                  "helps only with evidence cut at a boundary, and every step moves all the "
-                  "boundaries; measure each step and stop when completeness gains too little "
+                  "{stop_duplication:.3f} to {after_stop_duplication:.3f}. Two questions are "
+                  "within the noise, so the finding is not that overlap hurts but that this step "
+                  "buys nothing for a larger index: the stopping rule stops at {stop_overlap}. "
+                  "Overlap helps only with evidence cut at a boundary, and every step moves all "
+                  "the boundaries; measure each step and stop when completeness gains too little "
                   "for the duplication it adds."),
             "C": ("Nothing changes: the same chunks are still retrieved.",
                   "Every window boundary moves, so the chunks, their scores and the hits all "
@@ -316,9 +311,8 @@ QUIZ = [
         "C",
     ),
     Question(
-        "The top {q3_k} hits are the spans {q3_hits} (one chunk came back "
-        "twice, through two index entries), and the evidence is {q3_evidence}. What is the span "
-        "precision?",
+        "The top {q3_k} hits are the spans {q3_hits} (one chunk came back twice, through two index "
+        "entries), and the evidence is {q3_evidence}. What is the span precision?",
         {
             "A": ("{q3_covered} / {q3_merged}: evidence over the characters of the merged hits.",
                   "That ignores duplicates: the reader gets {q3_repeated} twice and pays for both "
@@ -328,9 +322,9 @@ QUIZ = [
                   "That is the recall. Precision asks how much of what was retrieved is "
                   "evidence."),
             "C": ("{q3_covered} / {q3_total}: covered over every retrieved character.",
-                  "Precision divides the covered characters by Σ|r| = {q3_sum}, "
-                  "duplicates counted, so overlap and repeats between hits lower it, which is "
-                  "the cost they put on the context."),
+                  "Precision divides the covered characters by Σ|r| = {q3_sum}, duplicates "
+                  "counted, so overlap and repeats between hits lower it, which is the cost they "
+                  "put on the context."),
             "D": ("{q3_covered} / {q3_first}: covered characters over the first hit's length.",
                   "Precision is over all k hits, not the first one."),
         },
@@ -338,22 +332,18 @@ QUIZ = [
     ),
     Question(
         "Windows of {size} with overlap {max_overlap} complete {w200_complete} of the {questions} "
-        "questions, structure-aware "
-        "chunks of {size} characters complete {s400_complete}. A report says: 'windows "
-        "{w200_percent} %, structure-aware "
-        "{s400_percent} %'. What is wrong with it?",
+        "questions, structure-aware chunks of {size} characters complete {s400_complete}. A report "
+        "says: 'windows {w200_percent} %, structure-aware {s400_percent} %'. What is wrong with "
+        "it?",
         {
             "A": ("Nothing: percentages are the standard way to compare.",
                   "Without the counts a reader cannot tell that {percent_gap} points here are two "
                   "questions out of {questions}."),
             "B": ("It hides that the gap is just two questions out of {questions}.",
-                  "Report {w200} against {s400}: with {questions} questions one question moves the "
-                  "rate by "
-                  "{point_per_question} points, and at size {size} one step of {sweep_step} in "
-                  "overlap already moves "
-                  "completeness by {step_min} to {step_max} questions; counts show how little "
-                  "evidence stands "
-                  "behind the gap."),
+                  "Report {w200} against {s400}: with {questions} questions one question moves "
+                  "the rate by {point_per_question} points, and at size {size} one step of "
+                  "{sweep_step} in overlap already moves completeness by {step_min} to {step_max} "
+                  "questions; counts show how little evidence stands behind the gap."),
             "C": ("It should give more decimals: {w200_percent_2} % against {s400_percent_2} %.",
                   "More decimals suggest more precision than {questions} questions hold."),
             "D": ("It should report recall instead of completeness.",

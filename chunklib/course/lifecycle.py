@@ -306,20 +306,18 @@ CHECKS = {
 
 QUIZ = [
     Question(
-        "A team names chunks `source_id + ordinal`. An editor inserts a paragraph near the top "
-        "of a {ordinal_doc}-chunk document, and it becomes chunk {ordinal_chunk} (ordinal "
+        "A team names chunks `source_id + ordinal`. An editor inserts a paragraph near the top of "
+        "a {ordinal_doc}-chunk document, and it becomes chunk {ordinal_chunk} (ordinal "
         "{ordinal_at}). What happens to the ids?",
         {
             "A": ("Only the new chunk gets a new id; the others keep theirs.",
                   "The new chunk takes ordinal {ordinal_at}, so the chunk that had ordinal "
-                  "{ordinal_at} now has {ordinal_next}, "
-                  "and so on to the end."),
+                  "{ordinal_at} now has {ordinal_next}, and so on to the end."),
             "B": ("The {ordinal_moved} chunks from ordinal {ordinal_at} on all get different ids.",
-                  "Each of them moves one place on, so it takes the id its successor had, "
-                  "and the last one gets an id that was never used; the new paragraph takes the "
-                  "old id of ordinal {ordinal_at}. Stored citations and vectors now point at other "
-                  "text. "
-                  "An ordinal says where a chunk sits, not what it holds: store it for reading "
+                  "Each of them moves one place on, so it takes the id its successor had, and the "
+                  "last one gets an id that was never used; the new paragraph takes the old id of "
+                  "ordinal {ordinal_at}. Stored citations and vectors now point at other text. An "
+                  "ordinal says where a chunk sits, not what it holds: store it for reading "
                   "order, and derive the id from the chunk's own content."),
             "C": ("Nothing changes, because ordinals are stored with each chunk.",
                   "Storing the ordinal is right, but here it is the id, and every later "
@@ -352,23 +350,21 @@ QUIZ = [
     ),
     Question(
         "A search scores every chunk, keeps the top {quiz_k} and then removes the ones the user "
-        "may "
-        "not read. What goes wrong?",
+        "may not read. What goes wrong?",
         {
             "A": ("Unreadable chunks are scored, and fewer than {quiz_k} may come back.",
                   "The unauthorized chunks were scored, so they can reach logs, rerankers or "
                   "timing, and the user can get fewer than {quiz_k} results while more readable "
-                  "matches exist. Filter first, then score: only readable chunks are ever "
-                  "scored, and the top k is taken among them, so k readable results come back "
-                  "when they exist."),
+                  "matches exist. Filter first, then score: only readable chunks are ever scored, "
+                  "and the top k is taken among them, so k readable results come back when they "
+                  "exist."),
             "B": ("None, as long as the removed chunks are never displayed.",
                   "Display is the last place a leak can happen, not the first; scores and logs "
                   "already depended on the unauthorized text."),
             "C": ("It is slower, but returns the same results as filtering first.",
                   "Not the same results: if {quiz_removed} of the top {quiz_k} are removed, one "
-                  "result is left, "
-                  "though other readable chunks ranked {quiz_next_rank}th and later would have "
-                  "filled k."),
+                  "result is left, though other readable chunks ranked {quiz_next_rank}th and "
+                  "later would have filled k."),
             "D": ("Only the ranking order of the remaining results changes.",
                   "The order of what remains is the same; what is lost is the count and the "
                   "confidentiality."),

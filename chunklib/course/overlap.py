@@ -150,8 +150,8 @@ QUIZ = [
                   "but storage is measured against the document: each chunk brings only "
                   "{myth_new} new tokens."),
             "B": ("About {myth_extra} % more: the chunk size over the stride.",
-                  "The stride is {myth_new}, so the document needs about N / {myth_new} chunks "
-                  "of {myth_size}, that is {myth_size} / {myth_new} = {myth_factor} times the "
+                  "The stride is {myth_new}, so the document needs about N / {myth_new} chunks of "
+                  "{myth_size}, that is {myth_size} / {myth_new} = {myth_factor} times the "
                   "document."),
             "C": ("About {myth_overlap} tokens more: one overlap per document.",
                   "Every boundary repeats {myth_overlap} tokens, not just one: the cost grows "
@@ -182,8 +182,8 @@ QUIZ = [
         "C",
     ),
     Question(
-        "A chunk holds the table row `{row}` but not the table's header row, so "
-        "a search for 'replica count' misses it. What fixes this?",
+        "A chunk holds the table row `{row}` but not the table's header row, so a search for "
+        "'replica count' misses it. What fixes this?",
         {
             "A": ("Search text that adds the heading path and table header.",
                   "Overlap repeats only the neighbouring units; context that sits elsewhere (a "
@@ -202,9 +202,8 @@ QUIZ = [
         "A",
     ),
     Question(
-        "A loop `for start in range({start_1}, n, size - overlap)` makes chunks "
-        "`(start, min(start + size, n))`. What does it give for N = {fit_n}, C = {fit_size}, "
-        "O = {fit_overlap}?",
+        "A loop `for start in range({start_1}, n, size - overlap)` makes chunks `(start, min(start "
+        "+ size, n))`. What does it give for N = {fit_n}, C = {fit_size}, O = {fit_overlap}?",
         {
             "A": ("{fit_k} chunks, the same as the formula gives.",
                   "The range keeps going after a chunk has reached the end."),
@@ -221,13 +220,12 @@ QUIZ = [
         "D",
     ),
     Question(
-        "An article says that with {myth_size}-token chunks and {myth_overlap} tokens of "
-        "overlap, '{myth_stored} tokens are stored per chunk'. How many tokens does each full "
-        "chunk store?",
+        "An article says that with {myth_size}-token chunks and {myth_overlap} tokens of overlap, "
+        "'{myth_stored} tokens are stored per chunk'. How many tokens does each full chunk store?",
         {
             "A": ("{myth_stored}: {myth_size} new plus {myth_overlap} repeated.",
-                  "The overlap is part of the {myth_size}, not added to it: the chunk size is "
-                  "the maximum a chunk holds."),
+                  "The overlap is part of the {myth_size}, not added to it: the chunk size is the "
+                  "maximum a chunk holds."),
             "B": ("{myth_size}: {myth_new} new and {myth_overlap} repeated ones.",
                   "C bounds the chunk, overlap included: {myth_new} tokens are new and "
                   "{myth_overlap} repeat the previous chunk. The stride C − O counts the new "
@@ -241,17 +239,16 @@ QUIZ = [
         "With size {seed_size} and overlap {seed_overlap}, what is the stride?",
         {
             "A": ("{seed_sum}",
-                  "That is the chunk size plus the overlap, {seed_size} + {seed_overlap}. "
-                  "Chunks {seed_sum} apart would leave {seed_gap} units between two chunks that "
-                  "no chunk holds: the overlap must be taken away, not added."),
+                  "That is the chunk size plus the overlap, {seed_size} + {seed_overlap}. Chunks "
+                  "{seed_sum} apart would leave {seed_gap} units between two chunks that no chunk "
+                  "holds: the overlap must be taken away, not added."),
             "B": ("{seed_overlap}",
                   "That is the overlap itself, the part each chunk shares with the one before. "
                   "Chunks {seed_overlap} apart would hold most units {seed_times} times."),
             "C": ("{seed_stride}",
-                  "The stride is the chunk size minus the overlap, {seed_size} − "
-                  "{seed_overlap}: each chunk starts {seed_stride} units after the previous "
-                  "one, and its first {seed_overlap} units repeat the last {seed_overlap} of "
-                  "that one."),
+                  "The stride is the chunk size minus the overlap, {seed_size} − {seed_overlap}: "
+                  "each chunk starts {seed_stride} units after the previous one, and its first "
+                  "{seed_overlap} units repeat the last {seed_overlap} of that one."),
         },
         "C",
     ),

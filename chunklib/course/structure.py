@@ -261,38 +261,33 @@ QUIZ = [
                   "can be cited from there."),
             "D": ("Search gets worse, because the headings add noise to rows.",
                   "The heading path usually helps search: the bare row does not say that "
-                  "{row_replicas} is "
-                  "a replica count. The mistake is where it is written, not that it is added."),
+                  "{row_replicas} is a replica count. The mistake is where it is written, not "
+                  "that it is added."),
         },
         "C",
     ),
     Question(
         "Both strategies chunk the Deployment Guide with a budget of {size} characters and an "
         "overlap of {overlap}. A colleague estimates the duplication of each as overlap / size, "
-        "{naive_percent} %. "
-        "What does chunklib measure?",
+        "{naive_percent} %. What does chunklib measure?",
         {
             "A": ("{structure_duplication:.4f} for the structure-aware chunks and "
                   "{window_duplication:.4f} for the fixed windows.",
                   "One paragraph, {oversized_chars} characters long, is the only element over "
-                  "budget, so "
-                  "{structure_repeated} characters are stored twice. The {windows} windows repeat "
-                  "{overlap} characters at each "
-                  "of their {window_joins} joins: {window_repeated}, more than {naive_percent} % "
-                  "because each window brings only "
+                  "budget, so {structure_repeated} characters are stored twice. The {windows} "
+                  "windows repeat {overlap} characters at each of their {window_joins} joins: "
+                  "{window_repeated}, more than {naive_percent} % because each window brings only "
                   "{size} − {overlap} = {window_new_chars} new characters."),
             "B": ("About {naive_percent} % for both, just as overlap / size estimates.",
                   "The estimate overlap / size assumes that every chunk boundary repeats O "
                   "characters. The structure-aware strategy repeats text only inside an element "
                   "it had to hard-split."),
             "C": ("{no_duplication} for the structure-aware chunks, since sections never overlap, "
-                  "and {naive_percent} % for "
-                  "the windows.",
+                  "and {naive_percent} % for the windows.",
                   "Sections do not overlap, but an element longer than the budget is cut into "
                   "overlapping pieces, and the guide has one."),
             "D": ("Under {naive_percent} % for the fixed windows, because their last window is "
-                  "shorter than "
-                  "the rest.",
+                  "shorter than the rest.",
                   "A short last window lowers the total a little, but every window adds only "
                   "{window_new_chars} new characters, so the repeated share is close to {overlap} "
                   "/ {window_new_chars}, above {naive_percent} %."),
@@ -328,12 +323,11 @@ QUIZ = [
         "window be shown to?",
         {
             "A": ("Only to readers whom each of the two sections allows.",
-                  "A reader may see the window only if every part of it is allowed: the "
-                  "window carries both sections' ACLs, all of them, so a reader in employees "
-                  "and in sre may read it and nobody else. It never gets the intersection of "
-                  "the group lists (empty here), which would refuse even that reader. Like "
-                  "{mixed_windows} of "
-                  "the guide's {windows} windows it mixes two ACLs; section chunks never do."),
+                  "A reader may see the window only if every part of it is allowed: the window "
+                  "carries both sections' ACLs, all of them, so a reader in employees and in sre "
+                  "may read it and nobody else. It never gets the intersection of the group lists "
+                  "(empty here), which would refuse even that reader. Like {mixed_windows} of the "
+                  "guide's {windows} windows it mixes two ACLs; section chunks never do."),
             "B": ("employees or sre: the groups of both sections.",
                   "Then every employee reads the start of the SRE-only Environment Matrix "
                   "through this window."),

@@ -255,19 +255,17 @@ QUIZ = [
             "A": ("The vector stands for the first {pieces_read} word pieces only, characters "
                   "{chunk_start} to {stops_at}.",
                   "The rest is silently ignored: nothing of the last {chars_lost} characters "
-                  "reaches "
-                  "the vector, so a question answered only there cannot find this chunk by its "
-                  "answer, and nothing warns you."),
+                  "reaches the vector, so a question answered only there cannot find this chunk "
+                  "by its answer, and nothing warns you."),
             "B": ("The model embeds the text in windows of {max_seq_length} positions and averages "
                   "them.",
-                  "Some pipelines build that themselves; the model does not. It reads one "
-                  "window of at most {max_seq_length} positions."),
+                  "Some pipelines build that themselves; the model does not. It reads one window "
+                  "of at most {max_seq_length} positions."),
             "C": ("The model raises an error, so an over-long chunk is noticed at once.",
                   "The sentence-transformers library cuts the input to the model's "
                   "max_seq_length, {max_seq_length} word pieces with [CLS] and [SEP], without an "
-                  "error. (Some "
-                  "hosted embedding APIs do refuse over-long input; either way the budget "
-                  "belongs to the model.)"),
+                  "error. (Some hosted embedding APIs do refuse over-long input; either way the "
+                  "budget belongs to the model.)"),
             "D": ("The model compresses the text to fit its {max_seq_length} positions, so every "
                   "word counts.",
                   "An encoder reads a fixed number of positions; what does not fit is dropped, "
@@ -276,35 +274,33 @@ QUIZ = [
         "A",
     ),
     Question(
-        "A user types the four-letter word café into a form. In Python, `len(word)` is "
-        "{cafe_len} and `word[{cafe_e}]` is `'e'`. What happened?",
+        "A user types the four-letter word café into a form. In Python, `len(word)` is {cafe_len} "
+        "and `word[{cafe_e}]` is `'e'`. What happened?",
         {
             "A": ("The é was typed as an e followed by a combining accent.",
                   "That accent (U+0301) is a code point of its own, and Python counts code "
-                  "points, not what the reader sees. unit_spans finds two units there, 'cafe' "
-                  "and the lone accent; unicodedata.normalize('NFC', word) joins them into one "
-                  "é and a length of {cafe_nfc_len}."),
+                  "points, not what the reader sees. unit_spans finds two units there, 'cafe' and "
+                  "the lone accent; unicodedata.normalize('NFC', word) joins them into one é and "
+                  "a length of {cafe_nfc_len}."),
             "B": ("Python's len counts UTF-8 bytes, and é takes two of them.",
-                  "The len of a str counts code points, not bytes; this word is {cafe_bytes} bytes "
-                  "in UTF-8."),
+                  "The len of a str counts code points, not bytes; this word is {cafe_bytes} "
+                  "bytes in UTF-8."),
             "C": ("Python always stores an accented letter as two characters.",
                   "Only when the text holds it that way: a precomposed é (U+00E9) is one code "
                   "point, and len('café') is then {cafe_nfc_len}."),
             "D": ("The form added an invisible character to the end of the word.",
-                  "A character at the end would leave word[{cafe_e}] an é; here the e has lost its "
-                  "accent to the next position."),
+                  "A character at the end would leave word[{cafe_e}] an é; here the e has lost "
+                  "its accent to the next position."),
         },
         "A",
     ),
     Question(
         "A chunker promises 'at most {emoji_limit} characters' and counts with Python's `len`. The "
-        "text "
-        "is four 👩‍💻 emoji (woman technologist) in a row. What does it make of them?",
+        "text is four 👩‍💻 emoji (woman technologist) in a row. What does it make of them?",
         {
             "A": ("One chunk: four visible characters fit in {emoji_limit}.",
                   "Python sees {emoji_len} code points: each 👩‍💻 is 👩, an invisible zero-width "
-                  "joiner "
-                  "(U+200D) and 💻."),
+                  "joiner (U+200D) and 💻."),
             "B": ("Five chunks, because it counts UTF-8 bytes.",
                   "Python's len counts code points, not bytes (the text is {emoji_bytes} bytes in "
                   "UTF-8)."),
@@ -313,15 +309,14 @@ QUIZ = [
                   "inside one."),
             "D": ("Two chunks, with the cut falling inside the fourth emoji.",
                   "The {emoji_len} code points make windows {emoji_first} and {emoji_second}, and "
-                  "offset {emoji_limit} falls "
-                  "inside the fourth emoji: the first chunk ends with 👩, the second starts "
-                  "with the joiner and 💻, and each shows a broken piece of it."),
+                  "offset {emoji_limit} falls inside the fourth emoji: the first chunk ends with "
+                  "👩, the second starts with the joiner and 💻, and each shows a broken piece of "
+                  "it."),
         },
         "D",
     ),
     Question(
-        "Fixed windows of C = {q5_size} units over a document of N = {q5_n} units, no overlap. "
-        "How "
+        "Fixed windows of C = {q5_size} units over a document of N = {q5_n} units, no overlap. How "
         "many units does the last chunk hold?",
         {
             "A": ("{q5_size}: every chunk holds C units.",
@@ -331,13 +326,12 @@ QUIZ = [
                   "starting the next."),
             "C": ("{q5_last}: the units left after three full chunks.",
                   "K = ⌈{q5_n} / {q5_size}⌉ = {q5_k}, and the last holds {q5_n} − "
-                  "{q5_full}·{q5_size}: "
-                  "the first three chunks hold {q5_size} each and the fourth what is left."),
+                  "{q5_full}·{q5_size}: the first three chunks hold {q5_size} each and the fourth "
+                  "what is left."),
             "D": ("{q5_empty}: a fourth window would be empty, so there are three.",
                   "Three windows end at {q5_full_end} and miss the last {q5_last} units; the "
-                  "fourth, "
-                  "{q5_window}, holds them. No window is ever empty: when C divides N exactly, the "
-                  "last chunk is full."),
+                  "fourth, {q5_window}, holds them. No window is ever empty: when C divides N "
+                  "exactly, the last chunk is full."),
         },
         "C",
     ),
@@ -348,14 +342,12 @@ QUIZ = [
             "A": ("Yes: {max_seq_length} cl100k tokens fit in a limit of {max_seq_length}, so the "
                   "model reads them all.",
                   "Both say {max_seq_length}, but they count different units: a budget belongs to "
-                  "the model "
-                  "that reads the text."),
+                  "the model that reads the text."),
             "B": ("No: on the passage {q6_over} of its {q6_k} chunks are longer than the "
-                  "{pieces_read} word pieces the "
-                  "model reads.",
+                  "{pieces_read} word pieces the model reads.",
                   "The model counts its own word pieces, and [CLS] and [SEP] take two of its "
-                  "{max_seq_length} positions. Count with the model's tokenizer and leave room for "
-                  "both."),
+                  "{max_seq_length} positions. Count with the model's tokenizer and leave room "
+                  "for both."),
             "C": ("Yes, as long as no chunk cuts a sentence, since the model reads sentence by "
                   "sentence.",
                   "The model reads whatever text it is given, up to its limit. Where a chunk "
@@ -363,9 +355,8 @@ QUIZ = [
             "D": ("No, but only one chunk overflows: a word piece and a cl100k token are about "
                   "the same size.",
                   "Word pieces are usually shorter than cl100k tokens, so the same chunk holds "
-                  "more of them: {q6_over} of the {q6_k} chunks "
-                  "overflow, and the last, shorter one is the "
-                  "only one that fits."),
+                  "more of them: {q6_over} of the {q6_k} chunks overflow, and the last, shorter "
+                  "one is the only one that fits."),
         },
         "B",
     ),
