@@ -1,10 +1,10 @@
 """Render every lesson's quiz and write it into the package and into the lesson's notebook.
 
 ``chunklib.course.<lesson>.QUIZ`` holds templates: every number is a ``str.format`` field
-(``{w100_complete}``) filled from the lesson's ``figures()``. The rendered quiz goes to
-``chunklib/course/quiz/<lesson>.json`` (read by ``chunklib.quiz``: ``explain``, the widget), and
-the Markdown cell with grade id ``quiz_q<N>`` gets question N's ``markdown(N)``. Run
-``.venv/bin/python tools/sync_quiz.py``, then ``python3 course.py release``;
+(``{stop_complete}``; literal braces doubled) filled from the lesson's ``figures()``. The
+rendered quiz goes to ``chunklib/course/quiz/<lesson>.json`` (read by ``chunklib.quiz``:
+``explain``, the widget), and the Markdown cell with grade id ``quiz_q<N>`` gets question N's
+``markdown(N)``. Run ``.venv/bin/python tools/sync_quiz.py``, then ``python3 course.py release``;
 tests/test_quiz_render.py fails while a file or a cell differs from its render.
 
 Leaves out: the answer and check cells (their letters are literals in the hidden tests).
