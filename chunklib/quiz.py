@@ -1,10 +1,14 @@
 """Multiple-choice questions that explain every option, as data, a widget and a text check.
 
-A lesson's questions live in ``chunklib.course.<lesson>.QUIZ``. The notebook states each
+A lesson's questions are written as templates in ``chunklib.course.<lesson>.QUIZ``: every
+number in them is a ``str.format`` field filled from the lesson's ``figures()``.
+``tools/sync_quiz.py`` renders them into ``chunklib/course/quiz/<lesson>.json``, which this
+module reads, so ``explain`` and the widget never compute a figure. The notebook states each
 question in Markdown and grades the letter written in a code cell (``q1 = "B"``); the widget
 and ``explain`` give instant feedback with the explanation of the chosen option.
 
-Leaves out: grading. nbgrader grades the code cells; widget state is gone at autograde.
+Leaves out: grading (nbgrader grades the code cells; widget state is gone at autograde) and
+rendering the templates (``tools/sync_quiz.py``; tests/test_quiz_render.py proves it current).
 
     >>> explain("overlap.q1", "B")
     ✓ B is right. ...
@@ -13,8 +17,10 @@ Leaves out: grading. nbgrader grades the code cells; widget state is gone at aut
 from __future__ import annotations
 
 import html
-import importlib
+import json
 from dataclasses import dataclass
+from functools import cache
+from importlib.resources import files
 
 import ipywidgets as widgets
 
@@ -36,13 +42,42 @@ class Question:
         lines += [f"- **{letter}**: {text}" for letter, (text, _why) in self.options.items()]
         return "\n".join(lines)
 
+    def render(self, figures: dict[str, object]) -> Question:
+        """The question with every ``str.format`` field filled from ``figures``.
+
+        ``Question("{a} + {a}?", {"A": ("{b}", "Yes.")}, "A").render({"a": 2, "b": 4}).prompt``
+        -> '2 + 2?'
+        """
+        options = {letter: (text.format(**figures), why.format(**figures))
+                   for letter, (text, why) in self.options.items()}
+        return Question(self.prompt.format(**figures), options, self.answer)
+
+    def as_dict(self) -> dict[str, object]:
+        """The question as JSON data: prompt, options (letter -> [text, explanation]), answer."""
+        return {"prompt": self.prompt,
+                "options": {k: list(pair) for k, pair in self.options.items()},
+                "answer": self.answer}
+
+
+@cache
+def _rendered(lesson: str) -> tuple[Question, ...]:
+    path = files("chunklib.course").joinpath("quiz", f"{lesson}.json")
+    if not path.is_file():
+        raise ValueError(f"lesson must name a lesson with a quiz, not {lesson!r}")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return tuple(Question(q["prompt"], {k: tuple(v) for k, v in q["options"].items()},
+                          q["answer"]) for q in data)
+
 
 def questions(lesson: str) -> list[Question]:
-    """The quiz of ``lesson`` (module name under chunklib.course).
+    """The rendered quiz of ``lesson`` (module name under chunklib.course), numbers filled in.
 
-    ``len(questions("overlap"))`` -> 6
+    >>> len(questions("overlap"))
+    6
     """
-    return list(importlib.import_module(f"chunklib.course.{lesson}").QUIZ)
+    if not isinstance(lesson, str):
+        raise TypeError(f"lesson must be a str, not {type(lesson).__name__}")
+    return list(_rendered(lesson))
 
 
 def feedback(question: Question, choice: object) -> str:

@@ -20,6 +20,7 @@ from chunklib.boundaries import (
     split_text,
 )
 from chunklib.course import boundaries as lesson
+from chunklib.quiz import questions
 from chunklib.sentences import paragraph_spans, split_sentences
 from chunklib.tokens import wordpiece_count
 from chunklib.units import cut_sentences
@@ -27,10 +28,13 @@ from chunklib.widgets.boundaries import inside_sentence, load_passage
 from chunklib.windows import text_windows
 from tests.nbgrading import lesson_notebook
 
+#: The quiz as the notebook states it (rendered by tools/sync_quiz.py).
+RENDERED_QUIZ = questions("boundaries")
+
 NB = nbformat.read(lesson_notebook("02-boundaries"), as_version=4)
 MARKDOWN = [c.source for c in NB.cells if c.cell_type == "markdown"]
 PROSE = " ".join(" ".join(MARKDOWN).split())  # whitespace folded: claims may wrap lines
-QUIZ = " ".join(" ".join(why for q in lesson.QUIZ for _t, why in q.options.values()).split())
+QUIZ = " ".join(" ".join(why for q in RENDERED_QUIZ for _t, why in q.options.values()).split())
 PASSAGE = load_passage()
 SENT = split_sentences(PASSAGE)
 SEPS = DEFAULT_SEPARATORS
@@ -140,7 +144,7 @@ def test_quiz_explanations(text, true):
 
 
 def test_quiz_prompts_state_chunklib_facts():
-    prompts = " ".join(q.prompt for q in lesson.QUIZ)
+    prompts = " ".join(q.prompt for q in RENDERED_QUIZ)
     assert "At 200 characters, one chunk of the passage ends right after" in prompts
     (i,) = chunk_ending_with(200, "The idea came from Dr. ")
     assert PASSAGE[split_text(PASSAGE, 200)[i + 1][0]:].startswith("Amara Osei, a retired botanist")
@@ -219,7 +223,7 @@ def test_grading_literals_agree_with_chunklib_today(cell, capsys):
     """Each graded cell passes when chunklib's functions (and chunklib's Part 1 answers, and the
     quiz's letters) stand in for the learner's: the literals were not typed by hand."""
     answers = {k: c.expected() for k, c in lesson.CHECKS.items()}
-    letters = {f"q{i}": q.answer for i, q in enumerate(lesson.QUIZ, start=1)}
+    letters = {f"q{i}": q.answer for i, q in enumerate(RENDERED_QUIZ, start=1)}
     exec(compile(cell.source, cell.metadata["nbgrader"]["grade_id"], "exec"),
          {**CHUNKLIB, **answers, **letters})
 

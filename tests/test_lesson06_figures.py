@@ -13,7 +13,11 @@ from chunklib.elements import parse_elements
 from chunklib.evaluation import evidence_complete, span_iou, span_precision, span_recall
 from chunklib.fixture import load_source, load_sources
 from chunklib.questions import get_question, load_questions
+from chunklib.quiz import questions
 from tests.nbgrading import lesson_notebook
+
+#: The quiz as the notebook states it (rendered by tools/sync_quiz.py).
+RENDERED_QUIZ = questions("evaluation")
 
 NB = nbformat.read(lesson_notebook("06-evaluation"), as_version=4)
 
@@ -26,7 +30,7 @@ def flat(text: str) -> str:
 PROSE = flat("\n".join(c.source for c in NB.cells if c.cell_type == "markdown"))
 CODE = "\n".join(c.source for c in NB.cells if c.cell_type == "code")
 QUIZ = "\n".join(q.prompt + "\n" + "\n".join(t + " " + why for t, why in q.options.values())
-                 for q in ce.QUIZ)
+                 for q in RENDERED_QUIZ)
 F = ce.figures()
 S = ex.Strategy
 SUM = {s.label: ex.summarize(s) for s in ex.LESSON_STRATEGIES}

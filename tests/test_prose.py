@@ -6,6 +6,7 @@ Markdown cell of a converted lesson holds no digit outside those names, so a num
 hand into the prose fails here. Cells owned elsewhere (``EXEMPT_GRADE_IDS``) are left out.
 """
 
+import importlib
 import re
 import string
 
@@ -45,6 +46,14 @@ def literal_text(template):
     return "".join(literal for literal, *_ in string.Formatter().parse(template))
 
 
+def quiz_fields(lesson):
+    """The figure names the quiz templates of a lesson module (``QUIZ``) state."""
+    texts = [s for q in importlib.import_module(f"chunklib.course.{lesson}").QUIZ
+             for s in (q.prompt, *(x for pair in q.options.values() for x in pair))]
+    return {field.split(".")[0].split("[")[0]
+            for text in texts for _, field, _, _ in string.Formatter().parse(text) if field}
+
+
 def exempt(cell):
     tags = cell.metadata.get("tags", [])
     grade_id = cell.metadata.get("nbgrader", {}).get("grade_id", "")
@@ -82,6 +91,7 @@ def test_every_figure_is_used_and_none_is_typed_by_hand(lesson):
         used |= {field.split(".")[0].split("[")[0]
                  for _, field, _, _ in string.Formatter().parse(template) if field}
     assert used <= set(figures), "a template names a figure that figures() does not compute"
+    used |= quiz_fields(lesson.name.split("-", 1)[1])
     assert set(figures) - used == set(), "figures() computes numbers no template states"
 
 

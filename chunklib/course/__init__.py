@@ -1,8 +1,9 @@
-"""Per-lesson content that code needs: self-check definitions and quiz questions.
+"""Per-lesson content that code needs: self-check definitions, figures and quiz templates.
 
 One module per lesson (``overlap`` for lesson 3, ...), plus ``reference.md``, the chapter
 reference that every lesson shows word for word (``tools/sync_reference.py`` copies it into
-the notebooks; a test proves every copy is current).
+the notebooks; a test proves every copy is current), and ``quiz/<lesson>.json``, each lesson's
+quiz rendered with its figures by ``tools/sync_quiz.py`` (what ``chunklib.quiz`` reads).
 
 Leaves out: lesson prose, which lives in the notebooks.
 """

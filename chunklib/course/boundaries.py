@@ -45,6 +45,9 @@ SMALLER_SIZE = 200
 SIZES = (100, 200, 300, 400)
 #: The budget of the word-piece split, in all-MiniLM-L6-v2 word pieces.
 WORDPIECE_BUDGET = 64
+#: Quiz question 3: a splitter's chunk texts of a text that repeats, and that text.
+SAME_CHUNKS = ("Same. ", "Same. ", "Same.")
+SAME_TEXT = "".join(SAME_CHUNKS)
 _WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
 
@@ -98,7 +101,30 @@ def figures() -> dict[str, object]:
         "empty_split": repr(recursive_split("", PART1_SIZE)),
         "single_quality": boundary_quality(split_sentences(PART1_TEXT), [(0, len(PART1_TEXT))]),
         **{f"{part}_points": points for part, points in POINTS.items()},
+        **_quiz_figures(),
     }
+
+
+def _same_figures() -> dict[str, object]:
+    """Quiz question 3: where the chunks of SAME_TEXT start, and what ``str.find`` reports."""
+    starts, at = [], 0
+    for chunk in SAME_CHUNKS:
+        starts.append(at)
+        at += len(chunk)
+    found = [SAME_TEXT.find(chunk) for chunk in SAME_CHUNKS]
+    return {"same_true": _listed(starts), "same_found": _listed(found),
+            "same_first_two": " and ".join(map(str, starts[:2])), "same_first": found[0],
+            "not_found": str(SAME_TEXT.find("#")).replace("-", "−")}
+
+
+def _listed(numbers: list[int]) -> str:
+    """``_listed([0, 6, 12])`` -> '0, 6 and 12'"""
+    return ", ".join(map(str, numbers[:-1])) + f" and {numbers[-1]}"
+
+
+def _quiz_figures() -> dict[str, object]:
+    """The numbers only the quiz states (the prose states the others)."""
+    return {"size_twice": 2 * EXPLORER_SIZE, **_same_figures()}
 
 
 def part1_figures() -> dict[str, object]:
@@ -185,12 +211,13 @@ QUIZ = [
                   "words."),
             "B": ("Yes: a sentence longer than the chunk size is one case of several.",
                   "Such a sentence has to be cut, and \". \" also misses sentences that end in ! "
-                  "or ? or at a line break: on the passage at 200 characters the splitter still "
-                  "cuts 3 of its 26 sentences. Only a chunk size of at least the longest "
-                  "sentence (227 characters here) makes a split without cuts possible at all."),
+                  "or ? or at a line break: on the passage at {smaller} characters the splitter "
+                  "still cuts {smaller_cut} of its {sentences} sentences. Only a chunk size of at "
+                  "least the longest sentence ({longest_sentence} characters here) makes a split "
+                  "without cuts possible at all."),
             "C": ("Only when every separator in the list is switched off.",
-                  "With all four separators on, 200-character chunks still cut 3 of the 26 "
-                  "sentences of the passage."),
+                  "With all four separators on, {smaller}-character chunks still cut "
+                  "{smaller_cut} of the {sentences} sentences of the passage."),
             "D": ("Only with a chunk size smaller than the longest word.",
                   "Much earlier: any sentence longer than the chunk size is cut, and so is a "
                   "sentence whose end no separator matches."),
@@ -198,19 +225,19 @@ QUIZ = [
         "B",
     ),
     Question(
-        "After `merge_spans(recursive_split(text, 300, separators), 300)`, how long can a chunk "
-        "be, in characters?",
+        "After `merge_spans(recursive_split(text, {size}, separators), {size})`, how long can a "
+        "chunk be, in characters?",
         {
-            "A": ("Up to 300 plus the length of the last piece merged in.",
-                  "A piece is merged in only when next_end − current_start ≤ 300, that is when "
+            "A": ("Up to {size} plus the length of the last piece merged in.",
+                  "A piece is merged in only when next_end − current_start ≤ {size}, that is when "
                   "the merged chunk still fits."),
-            "B": ("Up to 600: two pieces of up to 300 each can be merged.",
-                  "Two pieces merge only when the result is at most 300 long."),
+            "B": ("Up to {size_twice}: two pieces of up to {size} each can be merged.",
+                  "Two pieces merge only when the result is at most {size} long."),
             "C": ("Any length: merging keeps a long sentence whole.",
-                  "The function recursive_split hard-cuts anything that no separator makes "
-                  "short enough, so no piece is longer than 300, and merging never makes a "
-                  "chunk longer than that."),
-            "D": ("At most 300, whatever the text and the separators.",
+                  "The function recursive_split hard-cuts anything that no separator makes short "
+                  "enough, so no piece is longer than {size}, and merging never makes a chunk "
+                  "longer than that."),
+            "D": ("At most {size}, whatever the text and the separators.",
                   "Every piece fits, and merging tests next_end − current_start ≤ size before "
                   "it extends a chunk, so the budget holds. (A span that was already longer "
                   "than the size stays alone: merge_spans never shortens anything.)"),
@@ -222,13 +249,14 @@ QUIZ = [
         "`\"Same. Same. Same.\"`, and a helper recovers each start with `text.find(chunk)`. "
         "Which starts does it report?",
         {
-            "A": ("0, 6 and 12: find goes on from the last match.",
+            "A": ("{same_true}: find goes on from the last match.",
                   "Each call of find starts from the beginning of the text and knows nothing "
                   "about the chunk before: it returns the first place where the string occurs."),
-            "B": ("0 and 6, then −1: the last has no space after it.",
-                  "The string \"Same.\" does occur in the text (at 0, among other places); find "
-                  "returns −1 only for a string that does not occur at all."),
-            "C": ("0, 0 and 0: every copy is found at the very first one.",
+            "B": ("{same_first_two}, then {not_found}: the last has no space after it.",
+                  "The string \"Same.\" does occur in the text (at {same_first}, among other "
+                  "places); find returns {not_found} only for a string that does not occur at "
+                  "all."),
+            "C": ("{same_found}: every copy is found at the very first one.",
                   "Python's find returns the first occurrence, so three chunks claim the same "
                   "source span and citations point at the wrong sentence. Offsets must be "
                   "computed while splitting, as every function in this lesson does."),
@@ -238,8 +266,8 @@ QUIZ = [
         "C",
     ),
     Question(
-        "At 200 characters, one chunk of the passage ends right after \"The idea came from Dr. "
-        "\", and the next begins with \"Amara Osei, a retired botanist\". How does "
+        "At {smaller} characters, one chunk of the passage ends right after \"The idea came from "
+        "Dr. \", and the next begins with \"Amara Osei, a retired botanist\". How does "
         "boundary_quality count that chunk end?",
         {
             "A": ("As clean: by the sentence spans, a sentence ends there.",
@@ -260,21 +288,21 @@ QUIZ = [
         "A",
     ),
     Question(
-        "On the passage at 300 characters, fixed windows give 8 chunks and recursive splitting "
-        "with merging gives 9. Why more chunks?",
+        "On the passage at {size} characters, fixed windows give {fixed_k} chunks and recursive "
+        "splitting with merging gives {split_k}. Why more chunks?",
         {
             "A": ("Recursive splitting repeats some text between chunks.",
                   "Its chunks tile the text exactly: nothing is repeated, nothing skipped."),
             "B": ("Recursive splitting counts tokens, fixed windows characters.",
                   "Both count characters here; split_text counts tokens only when you pass a "
                   "token counter as its length function."),
-            "C": ("Merging stops too early; a better merge would give 8.",
+            "C": ("Merging stops too early; a better merge would give {fixed_k}.",
                   "Greedy merging already takes as many pieces as fit; a chunk can only end where "
                   "a piece ends."),
-            "D": ("Its chunks end only at separators, so most are under 300.",
-                  "The median chunk has 279 characters instead of 300, and the lengths spread "
-                  "from 80 to 298: slightly more chunks buy far fewer cut sentences (1 of 26 "
-                  "instead of 6)."),
+            "D": ("Its chunks end only at separators, so most are under {size}.",
+                  "The median chunk has {split_median} characters instead of {fixed_median}, and "
+                  "the lengths spread from {split_min} to {split_max}: slightly more chunks buy "
+                  "far fewer cut sentences ({split_cut} of {sentences} instead of {fixed_cut})."),
         },
         "D",
     ),

@@ -14,7 +14,7 @@ Leaves out: prose; the templates ``notebooks/06-evaluation/prose/*.md`` hold it,
 from chunklib.context import merge_hits, pack_context
 from chunklib.course import POINTS
 from chunklib.evaluation import evidence_complete, span_iou, span_precision, span_recall
-from chunklib.intervals import intersection_length
+from chunklib.intervals import intersection_length, total_length, union_length
 from chunklib.quiz import Question
 from chunklib.selfcheck import Check
 
@@ -47,6 +47,9 @@ EX2_BUDGET = 250
 EX3_SIZE = 400
 # The budget of the merge-and-pack walkthrough (q17, windows 400/100), in characters.
 PACK_BUDGET = 1500
+#: Quiz question 3: the top hits (one chunk twice) and the evidence span.
+QUIZ_HITS = ((0, 100), (50, 150), (50, 150))
+QUIZ_EVIDENCE = (60, 110)
 # The overlap the explorer opens at (and where the stopping rule stops; a test checks both),
 # the larger and the smaller chunk size the lesson compares.
 STOP_EXAMPLE_OVERLAP, LARGE_SIZE, SMALL_SIZE = 100, 1000, 200
@@ -197,7 +200,34 @@ def figures() -> dict[str, object]:
         "q17_hits": len(hits), "q17_near_duplicates": o17.near_duplicates,
         "q17_segments": len(merged), "q17_packed": len(packed), "pack_budget": PACK_BUDGET,
         "q17_holder": (holder["start"], holder["end"]),
+        "stop_complete": stop.complete, "after_stop_overlap": after.strategy.overlap,
+        "after_stop_counts": after.counts,
+        "w200_complete": w200.complete, "s400_complete": s400.complete,
+        **_percent_figures(w200.complete, s400.complete, len(questions)),
+        **_precision_figures(),
     }
+
+
+def _percent_figures(windows: int, structure: int, questions: int) -> dict[str, object]:
+    """Quiz question 4: the two completeness counts as the report's rounded percentages."""
+    rates = [100 * n / questions for n in (windows, structure)]
+    return {"w200_percent": round(rates[0]), "s400_percent": round(rates[1]),
+            "percent_gap": round(rates[0]) - round(rates[1]),
+            "w200_percent_2": f"{rates[0]:.2f}", "s400_percent_2": f"{rates[1]:.2f}"}
+
+
+def _precision_figures() -> dict[str, object]:
+    """Quiz question 3: the span precision of QUIZ_HITS against QUIZ_EVIDENCE, and the wrong
+    denominators the other options use."""
+    evidence = [QUIZ_EVIDENCE]
+    lengths = [end - start for start, end in QUIZ_HITS]
+    return {"q3_k": len(QUIZ_HITS), "q3_hits": _and_list(list(QUIZ_HITS)),
+            "q3_evidence": QUIZ_EVIDENCE, "q3_repeated": QUIZ_HITS[1],
+            "q3_covered": intersection_length(QUIZ_HITS, evidence),
+            "q3_merged": union_length(QUIZ_HITS), "q3_total": total_length(QUIZ_HITS),
+            "q3_evidence_length": union_length(evidence),
+            "q3_recall": span_recall(QUIZ_HITS, evidence),
+            "q3_sum": " + ".join(map(str, lengths)), "q3_first": lengths[0]}
 
 
 _COMPLETE = ("Complete asks for ONE chunk that starts at or before the evidence and ends at or "
@@ -234,21 +264,21 @@ CHECKS = {
 
 QUIZ = [
     Question(
-        "On the fixture, windows of 400 characters complete 28 of 39 questions with overlap "
-        "100. A colleague raises the overlap to 150 'because more overlap always helps'. What "
-        "does the experiment show?",
+        "On the fixture, windows of {size} characters complete {stop_complete} of {questions} "
+        "questions with overlap {stop_overlap}. A colleague raises the overlap to "
+        "{after_stop_overlap} 'because more overlap always helps'. What does the experiment show?",
         {
             "A": ("Completeness rises: more overlap can only add evidence.",
-                  "It fell to 26/39. Changing the overlap moves every window boundary, so some "
-                  "evidence that fitted before is now cut; and the duplication ratio rose from "
-                  "0.316 to 0.573."),
+                  "It fell to {after_stop_counts}. Changing the overlap moves every window "
+                  "boundary, so some evidence that fitted before is now cut; and the duplication "
+                  "ratio rose from {stop_duplication:.3f} to {after_stop_duplication:.3f}."),
             "B": ("Completeness falls, while the index grows larger.",
-                  "Completeness fell to 26/39 while the index duplication rose from 0.316 to "
-                  "0.573. Two questions are within the noise, so the finding is not that "
-                  "overlap hurts but that this step buys nothing for a larger index: the "
-                  "stopping rule stops at 100. Overlap "
-                  "helps only with evidence cut at a boundary, and every step moves all the "
-                  "boundaries; measure each step and stop when completeness gains too little "
+                  "Completeness fell to {after_stop_counts} while the index duplication rose from "
+                  "{stop_duplication:.3f} to {after_stop_duplication:.3f}. Two questions are "
+                  "within the noise, so the finding is not that overlap hurts but that this step "
+                  "buys nothing for a larger index: the stopping rule stops at {stop_overlap}. "
+                  "Overlap helps only with evidence cut at a boundary, and every step moves all "
+                  "the boundaries; measure each step and stop when completeness gains too little "
                   "for the duplication it adds."),
             "C": ("Nothing changes: the same chunks are still retrieved.",
                   "Every window boundary moves, so the chunks, their scores and the hits all "
@@ -281,40 +311,41 @@ QUIZ = [
         "C",
     ),
     Question(
-        "The top 3 hits are the spans (0, 100), (50, 150) and (50, 150) (one chunk came back "
-        "twice, through two index entries), and the evidence is (60, 110). What is the span "
-        "precision?",
+        "The top {q3_k} hits are the spans {q3_hits} (one chunk came back twice, through two index "
+        "entries), and the evidence is {q3_evidence}. What is the span precision?",
         {
-            "A": ("50 / 150: evidence over the characters of the merged hits.",
-                  "That ignores duplicates: the reader gets (50, 150) twice and pays for both "
+            "A": ("{q3_covered} / {q3_merged}: evidence over the characters of the merged hits.",
+                  "That ignores duplicates: the reader gets {q3_repeated} twice and pays for both "
                   "copies, so precision must show it."),
-            "B": ("50 / 50 = 1.0: all of the evidence is covered by the hits.",
+            "B": ("{q3_covered} / {q3_evidence_length} = {q3_recall}: all of the evidence is "
+                  "covered by the hits.",
                   "That is the recall. Precision asks how much of what was retrieved is "
                   "evidence."),
-            "C": ("50 / 300: covered over every retrieved character.",
-                  "Precision divides the covered characters by Σ|r| = 100 + 100 + 100, "
-                  "duplicates counted, so overlap and repeats between hits lower it, which is "
-                  "the cost they put on the context."),
-            "D": ("50 / 100: covered characters over the first hit's length.",
+            "C": ("{q3_covered} / {q3_total}: covered over every retrieved character.",
+                  "Precision divides the covered characters by Σ|r| = {q3_sum}, duplicates "
+                  "counted, so overlap and repeats between hits lower it, which is the cost they "
+                  "put on the context."),
+            "D": ("{q3_covered} / {q3_first}: covered characters over the first hit's length.",
                   "Precision is over all k hits, not the first one."),
         },
         "C",
     ),
     Question(
-        "Windows of 400 with overlap 200 complete 32 of the 39 questions, structure-aware "
-        "chunks of 400 characters complete 30. A report says: 'windows 82 %, structure-aware "
-        "77 %'. What is wrong with it?",
+        "Windows of {size} with overlap {max_overlap} complete {w200_complete} of the {questions} "
+        "questions, structure-aware chunks of {size} characters complete {s400_complete}. A report "
+        "says: 'windows {w200_percent} %, structure-aware {s400_percent} %'. What is wrong with "
+        "it?",
         {
             "A": ("Nothing: percentages are the standard way to compare.",
-                  "Without the counts a reader cannot tell that 5 points here are two "
-                  "questions out of 39."),
-            "B": ("It hides that the gap is just two questions out of 39.",
-                  "Report 32/39 against 30/39: with 39 questions one question moves the rate by "
-                  "2.6 points, and at size 400 one step of 50 in overlap already moves "
-                  "completeness by 2 to 6 questions; counts show how little evidence stands "
-                  "behind the gap."),
-            "C": ("It should give more decimals: 82.05 % against 76.92 %.",
-                  "More decimals suggest more precision than 39 questions hold."),
+                  "Without the counts a reader cannot tell that {percent_gap} points here are two "
+                  "questions out of {questions}."),
+            "B": ("It hides that the gap is just two questions out of {questions}.",
+                  "Report {w200} against {s400}: with {questions} questions one question moves "
+                  "the rate by {point_per_question} points, and at size {size} one step of "
+                  "{sweep_step} in overlap already moves completeness by {step_min} to {step_max} "
+                  "questions; counts show how little evidence stands behind the gap."),
+            "C": ("It should give more decimals: {w200_percent_2} % against {s400_percent_2} %.",
+                  "More decimals suggest more precision than {questions} questions hold."),
             "D": ("It should report recall instead of completeness.",
                   "Recall is a different measure; the problem is hiding how few questions "
                   "stand behind the rates."),

@@ -71,6 +71,8 @@ SPLIT_SECTION = ("Deployment Guide", "Deploying to production", "Change windows 
 ORDINAL_EXAMPLE = (40, 2)
 #: The ordinal-id example of Part 1 (to dos 2 and 3), in the same form.
 PART1_ORDINAL = (10, 3)
+#: Quiz question 3: the top k kept before the ACL filter, and how many of them it removes.
+QUIZ_TOP_K, QUIZ_REMOVED = 5, 4
 #: The embedder call at which the notebook's failing build dies.
 FAIL_CALL = 3
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
@@ -162,6 +164,8 @@ def figures() -> dict[str, object]:
         "guide_chunks": len(gone.plan["tombstone"]), "top_vectors": len(top.plan["reembed"]),
         "ordinal_doc": doc, "ordinal_word": _ORDINALS[at],
         "ordinal_moved": ordinal_ids_moved(doc, at)[0],
+        "ordinal_at": at, "ordinal_chunk": at + 1, "ordinal_next": at + 1,
+        "quiz_k": QUIZ_TOP_K, "quiz_removed": QUIZ_REMOVED, "quiz_next_rank": QUIZ_TOP_K + 1,
         "ordinal_successor": ordinal_ids_moved(doc, at)[0] - 1,
         "fixture_chunks": replay["stored"], "fixture_entries": first.entries,
         "scored": replay["scored"],
@@ -302,17 +306,18 @@ CHECKS = {
 
 QUIZ = [
     Question(
-        "A team names chunks `source_id + ordinal`. An editor inserts a paragraph near the top "
-        "of a 40-chunk document, and it becomes chunk 3 (ordinal 2). What happens to the ids?",
+        "A team names chunks `source_id + ordinal`. An editor inserts a paragraph near the top of "
+        "a {ordinal_doc}-chunk document, and it becomes chunk {ordinal_chunk} (ordinal "
+        "{ordinal_at}). What happens to the ids?",
         {
             "A": ("Only the new chunk gets a new id; the others keep theirs.",
-                  "The new chunk takes ordinal 2, so the chunk that had ordinal 2 now has 3, "
-                  "and so on to the end."),
-            "B": ("The 38 chunks from ordinal 2 on all get different ids.",
-                  "Each of them moves one place on, so it takes the id its successor had, "
-                  "and the last one gets an id that was never used; the new paragraph takes the "
-                  "old id of ordinal 2. Stored citations and vectors now point at other text. "
-                  "An ordinal says where a chunk sits, not what it holds: store it for reading "
+                  "The new chunk takes ordinal {ordinal_at}, so the chunk that had ordinal "
+                  "{ordinal_at} now has {ordinal_next}, and so on to the end."),
+            "B": ("The {ordinal_moved} chunks from ordinal {ordinal_at} on all get different ids.",
+                  "Each of them moves one place on, so it takes the id its successor had, and the "
+                  "last one gets an id that was never used; the new paragraph takes the old id of "
+                  "ordinal {ordinal_at}. Stored citations and vectors now point at other text. An "
+                  "ordinal says where a chunk sits, not what it holds: store it for reading "
                   "order, and derive the id from the chunk's own content."),
             "C": ("Nothing changes, because ordinals are stored with each chunk.",
                   "Storing the ordinal is right, but here it is the id, and every later "
@@ -344,21 +349,22 @@ QUIZ = [
         "D",
     ),
     Question(
-        "A search scores every chunk, keeps the top 5 and then removes the ones the user may "
-        "not read. What goes wrong?",
+        "A search scores every chunk, keeps the top {quiz_k} and then removes the ones the user "
+        "may not read. What goes wrong?",
         {
-            "A": ("Unreadable chunks are scored, and fewer than 5 may come back.",
+            "A": ("Unreadable chunks are scored, and fewer than {quiz_k} may come back.",
                   "The unauthorized chunks were scored, so they can reach logs, rerankers or "
-                  "timing, and the user can get fewer than 5 results while more readable "
-                  "matches exist. Filter first, then score: only readable chunks are ever "
-                  "scored, and the top k is taken among them, so k readable results come back "
-                  "when they exist."),
+                  "timing, and the user can get fewer than {quiz_k} results while more readable "
+                  "matches exist. Filter first, then score: only readable chunks are ever scored, "
+                  "and the top k is taken among them, so k readable results come back when they "
+                  "exist."),
             "B": ("None, as long as the removed chunks are never displayed.",
                   "Display is the last place a leak can happen, not the first; scores and logs "
                   "already depended on the unauthorized text."),
             "C": ("It is slower, but returns the same results as filtering first.",
-                  "Not the same results: if 4 of the top 5 are removed, one result is left, "
-                  "though other readable chunks ranked 6th and later would have filled k."),
+                  "Not the same results: if {quiz_removed} of the top {quiz_k} are removed, one "
+                  "result is left, though other readable chunks ranked {quiz_next_rank}th and "
+                  "later would have filled k."),
             "D": ("Only the ranking order of the remaining results changes.",
                   "The order of what remains is the same; what is lost is the count and the "
                   "confidentiality."),

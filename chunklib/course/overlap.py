@@ -86,7 +86,36 @@ def figures() -> dict[str, object]:
                 "myth_k": n_chunks(myth_n, myth_size, myth_overlap),
                 "myth_extra": round((duplication_factor(myth_n, myth_size, myth_overlap) - 1)
                                     * 100)})
+    fig.update(_quiz_figures())
     return fig
+
+
+def _quiz_figures() -> dict[str, object]:
+    """The numbers only the quiz states (the prose states the others)."""
+    from chunklib.course.structure import production_row
+
+    n, size, overlap = WORKED
+    first, second = window_spans(n, size, overlap)[:2]
+    fit_n, fit_size, fit_overlap = EXACT_FIT
+    loop = [(start, min(start + fit_size, fit_n))
+            for start in range(0, fit_n, stride(fit_size, fit_overlap))]
+    myth_n, myth_size, myth_overlap = MYTH
+    return {
+        "myth_overlap": myth_overlap,
+        "myth_factor": myth_size / stride(myth_size, myth_overlap),
+        "q2_first": first, "q2_second": second,
+        "q2_start": second[0] - 1, "q2_end": second[0] - 1 + QUIZ_SENTENCE,
+        "q2_sentence": QUIZ_SENTENCE,
+        "q2_stride_end": second[0] - 1 + stride(size, overlap),
+        "row": production_row().text,
+        "fit_k": n_chunks(fit_n, fit_size, fit_overlap),
+        "fit_k_short": n_chunks(fit_n, fit_size, fit_overlap) - 1,
+        "loop_k": len(loop), "loop_last": loop[-1], "loop_last_start": loop[-1][0],
+        "loop_reaching": loop[-2], "loop_reaching_start": loop[-2][0],
+        "seed_size": SEED_SIZE, "seed_overlap": SEED_OVERLAP,
+        "seed_sum": SEED_SIZE + SEED_OVERLAP, "seed_gap": SEED_SIZE + SEED_OVERLAP - SEED_SIZE,
+        "seed_times": SEED_SIZE // SEED_OVERLAP, "seed_stride": stride(SEED_SIZE, SEED_OVERLAP),
+    }
 
 _STRIDE = "Each chunk starts where the previous one started, moved on by C − O."
 _K = ("Use K = 1 + ceil(max(0, N − C) / S), then check it: the last chunk must reach N, and no "
@@ -108,21 +137,25 @@ CHECKS = {
 
 #: The seed page's quiz question: the stride for these C and O.
 SEED_SIZE, SEED_OVERLAP = 200, 50
+#: Quiz question 2: a sentence of this many units that starts one unit before a chunk start.
+QUIZ_SENTENCE = 120
 
 QUIZ = [
     Question(
-        "A long document is cut into chunks of 1000 tokens with 200 tokens of overlap (20 %). "
-        "About how much more than the document does the index store?",
+        "A long document is cut into chunks of {myth_size} tokens with {myth_overlap} tokens of "
+        "overlap ({myth_percent} %). About how much more than the document does the index store?",
         {
-            "A": ("About 20 % more: the overlap's share of each chunk.",
-                  "That is the share of each chunk that repeats, 200 of 1000, but storage is "
-                  "measured against the document: each chunk brings only 800 new tokens."),
-            "B": ("About 25 % more: the chunk size over the stride.",
-                  "The stride is 800, so the document needs about N / 800 chunks of "
-                  "1000, that is 1000 / 800 = 1.25 times the document."),
-            "C": ("About 200 tokens more: one overlap per document.",
-                  "Every boundary repeats 200 tokens, not just one: the cost grows with the "
-                  "number of chunks."),
+            "A": ("About {myth_percent} % more: the overlap's share of each chunk.",
+                  "That is the share of each chunk that repeats, {myth_overlap} of {myth_size}, "
+                  "but storage is measured against the document: each chunk brings only "
+                  "{myth_new} new tokens."),
+            "B": ("About {myth_extra} % more: the chunk size over the stride.",
+                  "The stride is {myth_new}, so the document needs about N / {myth_new} chunks of "
+                  "{myth_size}, that is {myth_size} / {myth_new} = {myth_factor} times the "
+                  "document."),
+            "C": ("About {myth_overlap} tokens more: one overlap per document.",
+                  "Every boundary repeats {myth_overlap} tokens, not just one: the cost grows "
+                  "with the number of chunks."),
             "D": ("Nothing more: overlap only moves where chunks start.",
                   "Moving the starts closer together means more chunks for the same text, "
                   "and every repeated token is stored and embedded again."),
@@ -130,26 +163,27 @@ QUIZ = [
         "B",
     ),
     Question(
-        "With chunk size C = 200 and overlap O = 50, which spans are guaranteed to sit whole "
-        "inside at least one chunk, wherever they fall?",
+        "With chunk size C = {size} and overlap O = {overlap}, which spans are guaranteed to sit "
+        "whole inside at least one chunk, wherever they fall?",
         {
             "A": ("Every sentence that crosses a chunk boundary.",
-                  "Only short ones: a 120-token sentence at tokens 149 to 269 is cut by chunk "
-                  "(0, 200), and chunk (150, 350) starts one token after it."),
-            "B": ("Every span of at most 200 units, the chunk size.",
-                  "A span of 200 units fits only if it starts exactly at a chunk start."),
-            "C": ("Every span of at most 51 units, that is O + 1 units.",
+                  "Only short ones: a {q2_sentence}-token sentence at tokens {q2_start} to "
+                  "{q2_end} is cut by chunk {q2_first}, and chunk {q2_second} starts one token "
+                  "after it."),
+            "B": ("Every span of at most {size} units, the chunk size.",
+                  "A span of {size} units fits only if it starts exactly at a chunk start."),
+            "C": ("Every span of at most {guaranteed} units, that is O + 1 units.",
                   "A span of O + 1 units starting anywhere fits in the last chunk that "
                   "starts at or before it; one more unit can fall off the end."),
-            "D": ("Every span of at most 150 units, the stride.",
-                  "A 150-unit span at 149 to 299 overshoots chunk (0, 200), and chunk "
-                  "(150, 350) starts one unit too late."),
+            "D": ("Every span of at most {stride} units, the stride.",
+                  "A {stride}-unit span at {q2_start} to {q2_stride_end} overshoots chunk "
+                  "{q2_first}, and chunk {q2_second} starts one unit too late."),
         },
         "C",
     ),
     Question(
-        "A chunk holds the table row `production | 4 | SRE` but not the table's header row, so "
-        "a search for 'replica count' misses it. What fixes this?",
+        "A chunk holds the table row `{row}` but not the table's header row, so a search for "
+        "'replica count' misses it. What fixes this?",
         {
             "A": ("Search text that adds the heading path and table header.",
                   "Overlap repeats only the neighbouring units; context that sits elsewhere (a "
@@ -158,7 +192,7 @@ QUIZ = [
             "B": ("More overlap, so that the header is repeated into the next chunks.",
                   "Overlap repeats the last O units of the previous chunk, not the table's "
                   "header; rows far below the header never see it."),
-            "C": ("Overlap of 20 %, the usual default, on every chunk.",
+            "C": ("Overlap of {myth_percent} %, the usual default, on every chunk.",
                   "No overlap setting, default or not, brings back context that sits "
                   "elsewhere; it costs storage on every chunk and helps only at boundaries."),
             "D": ("Smaller chunks, so that the row weighs more in its vector.",
@@ -168,54 +202,53 @@ QUIZ = [
         "A",
     ),
     Question(
-        "A loop `for start in range(0, n, size - overlap)` makes chunks "
-        "`(start, min(start + size, n))`. What does it give for N = 1000, C = 250, O = 100?",
+        "A loop `for start in range({start_1}, n, size - overlap)` makes chunks `(start, min(start "
+        "+ size, n))`. What does it give for N = {fit_n}, C = {fit_size}, O = {fit_overlap}?",
         {
-            "A": ("6 chunks, the same as the formula gives.",
+            "A": ("{fit_k} chunks, the same as the formula gives.",
                   "The range keeps going after a chunk has reached the end."),
-            "B": ("5 chunks, missing the end of the document.",
-                  "The last start below 1000 is 900, so the end is reached, twice."),
+            "B": ("{fit_k_short} chunks, missing the end of the document.",
+                  "The last start below {fit_n} is {loop_last_start}, so the end is reached, "
+                  "twice."),
             "C": ("No chunks at all: the loop never stops.",
                   "A range always stops; a while-loop that never advances is what loops."),
-            "D": ("7 chunks, one of them a redundant tail.",
-                  "The chunk starting at 750 already reaches 1000, so the 7th, (900, 1000), "
-                  "lies wholly inside (750, 1000) and repeats it. Stop once a chunk reaches the "
-                  "end."),
+            "D": ("{loop_k} chunks, one of them a redundant tail.",
+                  "The chunk starting at {loop_reaching_start} already reaches {fit_n}, so the "
+                  "{loop_k}th, {loop_last}, lies wholly inside {loop_reaching} and repeats it. "
+                  "Stop once a chunk reaches the end."),
         },
         "D",
     ),
     Question(
-        "An article says that with 1000-token chunks and 200 tokens of overlap, '1200 tokens "
-        "are stored per chunk'. How many tokens does each full chunk store?",
+        "An article says that with {myth_size}-token chunks and {myth_overlap} tokens of overlap, "
+        "'{myth_stored} tokens are stored per chunk'. How many tokens does each full chunk store?",
         {
-            "A": ("1200: 1000 new plus 200 repeated.",
-                  "The overlap is part of the 1000, not added to it: the chunk size is the "
+            "A": ("{myth_stored}: {myth_size} new plus {myth_overlap} repeated.",
+                  "The overlap is part of the {myth_size}, not added to it: the chunk size is the "
                   "maximum a chunk holds."),
-            "B": ("1000: 800 new and 200 repeated ones.",
-                  "C bounds the chunk, overlap included: 800 tokens are new and 200 repeat the "
-                  "previous chunk. The stride C − O counts the new tokens."),
-            "C": ("800: the repeated 200 are subtracted.",
+            "B": ("{myth_size}: {myth_new} new and {myth_overlap} repeated ones.",
+                  "C bounds the chunk, overlap included: {myth_new} tokens are new and "
+                  "{myth_overlap} repeat the previous chunk. The stride C − O counts the new "
+                  "tokens."),
+            "C": ("{myth_new}: the repeated {myth_overlap} are subtracted.",
                   "That is the stride, how far the next chunk moves, not what a chunk holds."),
         },
         "B",
     ),
     Question(
-        f"With size {SEED_SIZE} and overlap {SEED_OVERLAP}, what is the stride?",
+        "With size {seed_size} and overlap {seed_overlap}, what is the stride?",
         {
-            "A": (f"{SEED_SIZE + SEED_OVERLAP}",
-                  f"That is the chunk size plus the overlap, {SEED_SIZE} + {SEED_OVERLAP}. "
-                  f"Chunks {SEED_SIZE + SEED_OVERLAP} apart would leave "
-                  f"{SEED_SIZE + SEED_OVERLAP - SEED_SIZE} units between two chunks that no "
-                  "chunk holds: the overlap must be taken away, not added."),
-            "B": (f"{SEED_OVERLAP}",
-                  f"That is the overlap itself, the part each chunk shares with the one before. "
-                  f"Chunks {SEED_OVERLAP} apart would hold most units "
-                  f"{SEED_SIZE // SEED_OVERLAP} times."),
-            "C": (f"{stride(SEED_SIZE, SEED_OVERLAP)}",
-                  f"The stride is the chunk size minus the overlap, {SEED_SIZE} − "
-                  f"{SEED_OVERLAP}: each chunk starts {stride(SEED_SIZE, SEED_OVERLAP)} units "
-                  f"after the previous one, and its first {SEED_OVERLAP} units repeat the last "
-                  f"{SEED_OVERLAP} of that one."),
+            "A": ("{seed_sum}",
+                  "That is the chunk size plus the overlap, {seed_size} + {seed_overlap}. Chunks "
+                  "{seed_sum} apart would leave {seed_gap} units between two chunks that no chunk "
+                  "holds: the overlap must be taken away, not added."),
+            "B": ("{seed_overlap}",
+                  "That is the overlap itself, the part each chunk shares with the one before. "
+                  "Chunks {seed_overlap} apart would hold most units {seed_times} times."),
+            "C": ("{seed_stride}",
+                  "The stride is the chunk size minus the overlap, {seed_size} − {seed_overlap}: "
+                  "each chunk starts {seed_stride} units after the previous one, and its first "
+                  "{seed_overlap} units repeat the last {seed_overlap} of that one."),
         },
         "C",
     ),

@@ -45,6 +45,8 @@ RENAMED_FROM, RENAMED_TO = "## Environment Matrix\n", "## Environments\n"
 _WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
 #: The smaller budget "Things to try" sets in the explorer.
 SMALL_SIZE = 400
+#: Quiz question 5: the semantic splitter's `buffer_size` setting.
+QUIZ_BUFFER_SIZE = 1
 
 
 def outline_path(title: str) -> tuple[str, ...]:
@@ -210,6 +212,7 @@ def figures() -> dict[str, object]:
         "gap_start": SPANS[1][1], "gap_end": SPANS[2][0],
         "footer_chars": SOURCE_LENGTH - SPANS[-1][1],
         "citable_a": texts["A"], "citable_b": texts["B"],
+        "no_duplication": 0, "buffer_size": QUIZ_BUFFER_SIZE,
         "sha256_hex_digits": len(hashlib.sha256().hexdigest()),
         "examples_points": POINTS["examples"], "hidden_points": POINTS["hidden"],
     }
@@ -257,40 +260,44 @@ QUIZ = [
                   "context from there; the heading and the header row keep their own spans and "
                   "can be cited from there."),
             "D": ("Search gets worse, because the headings add noise to rows.",
-                  "The heading path usually helps search: the bare row does not say that 4 is "
-                  "a replica count. The mistake is where it is written, not that it is added."),
+                  "The heading path usually helps search: the bare row does not say that "
+                  "{row_replicas} is a replica count. The mistake is where it is written, not "
+                  "that it is added."),
         },
         "C",
     ),
     Question(
-        "Both strategies chunk the Deployment Guide with a budget of 1000 characters and an "
-        "overlap of 100. A colleague estimates the duplication of each as overlap / size, 10 %. "
-        "What does chunklib measure?",
+        "Both strategies chunk the Deployment Guide with a budget of {size} characters and an "
+        "overlap of {overlap}. A colleague estimates the duplication of each as overlap / size, "
+        "{naive_percent} %. What does chunklib measure?",
         {
-            "A": ("0.0048 for the structure-aware chunks and 0.1093 for the fixed windows.",
-                  "One paragraph, 1596 characters long, is the only element over budget, so "
-                  "100 characters are stored twice. The 24 windows repeat 100 characters at each "
-                  "of their 23 joins: 2300, more than 10 % because each window brings only "
-                  "1000 − 100 = 900 new characters."),
-            "B": ("About 10 % for both, just as overlap / size estimates.",
+            "A": ("{structure_duplication:.4f} for the structure-aware chunks and "
+                  "{window_duplication:.4f} for the fixed windows.",
+                  "One paragraph, {oversized_chars} characters long, is the only element over "
+                  "budget, so {structure_repeated} characters are stored twice. The {windows} "
+                  "windows repeat {overlap} characters at each of their {window_joins} joins: "
+                  "{window_repeated}, more than {naive_percent} % because each window brings only "
+                  "{size} − {overlap} = {window_new_chars} new characters."),
+            "B": ("About {naive_percent} % for both, just as overlap / size estimates.",
                   "The estimate overlap / size assumes that every chunk boundary repeats O "
                   "characters. The structure-aware strategy repeats text only inside an element "
                   "it had to hard-split."),
-            "C": ("0 for the structure-aware chunks, since sections never overlap, and 10 % for "
-                  "the windows.",
+            "C": ("{no_duplication} for the structure-aware chunks, since sections never overlap, "
+                  "and {naive_percent} % for the windows.",
                   "Sections do not overlap, but an element longer than the budget is cut into "
                   "overlapping pieces, and the guide has one."),
-            "D": ("Under 10 % for the fixed windows, because their last window is shorter than "
-                  "the rest.",
+            "D": ("Under {naive_percent} % for the fixed windows, because their last window is "
+                  "shorter than the rest.",
                   "A short last window lowers the total a little, but every window adds only "
-                  "900 new characters, so the repeated share is close to 100 / 900, above 10 %."),
+                  "{window_new_chars} new characters, so the repeated share is close to {overlap} "
+                  "/ {window_new_chars}, above {naive_percent} %."),
         },
         "A",
     ),
     Question(
         "An index stores one hash per chunk, `content_sha256` of `text`, and re-embeds a chunk "
         "only when that hash changes. The heading 'Environment Matrix' is renamed to "
-        "'Environments'. What happens to the vector of the row `production | 4 | SRE`?",
+        "'Environments'. What happens to the vector of the row `{row_text}`?",
         {
             "A": ("It is re-embedded, because the row's heading path changed.",
                   "Nothing tells this index so: the row's text is unchanged, so is its content "
@@ -316,11 +323,11 @@ QUIZ = [
         "window be shown to?",
         {
             "A": ("Only to readers whom each of the two sections allows.",
-                  "A reader may see the window only if every part of it is allowed: the "
-                  "window carries both sections' ACLs, all of them, so a reader in employees "
-                  "and in sre may read it and nobody else. It never gets the intersection of "
-                  "the group lists (empty here), which would refuse even that reader. Like 6 of "
-                  "the guide's 24 windows it mixes two ACLs; section chunks never do."),
+                  "A reader may see the window only if every part of it is allowed: the window "
+                  "carries both sections' ACLs, all of them, so a reader in employees and in sre "
+                  "may read it and nobody else. It never gets the intersection of the group lists "
+                  "(empty here), which would refuse even that reader. Like {mixed_windows} of the "
+                  "guide's {windows} windows it mixes two ACLs; section chunks never do."),
             "B": ("employees or sre: the groups of both sections.",
                   "Then every employee reads the start of the SRE-only Environment Matrix "
                   "through this window."),
@@ -333,7 +340,8 @@ QUIZ = [
         "A",
     ),
     Question(
-        "A semantic splitter is configured with `buffer_size=1`. What does that setting do?",
+        "A semantic splitter is configured with `buffer_size={buffer_size}`. What does that "
+        "setting do?",
         {
             "A": ("Each chunk repeats the last sentence of the previous chunk.",
                   "No sentence is repeated between the chunks; the setting only changes what "

@@ -15,6 +15,7 @@ The numbers in the quiz explanations are pinned by ``tests/test_lesson01_figures
 """
 
 import json
+import unicodedata
 from importlib import resources
 from statistics import median
 
@@ -81,6 +82,13 @@ TRIES = {"small_words": ("words", 30), "chars_fit": ("characters", 1000),
 MARKER_EXAMPLE = 3
 #: The short texts the lesson counts unit by unit.
 UNICODE_DEMO = "cafe\u0301 👩\u200d💻 日本語の文章です。"
+#: Quiz question 3: café typed as an e and a combining accent.
+QUIZ_CAFE = "cafe\u0301"
+#: Quiz question 4: four woman-technologist emoji, and the chunker's limit in characters.
+QUIZ_EMOJI = "\U0001f469\u200d\U0001f4bb" * 4
+QUIZ_EMOJI_LIMIT = 10
+#: Quiz question 5: (N, C) of the fixed windows whose last chunk the learner finds.
+QUIZ_LAST = (1000, 300)
 _WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
 
@@ -171,7 +179,30 @@ def figures() -> dict[str, object]:
     fig.update({f"{part}_points": points for part, points in POINTS.items()})
     demo = UNICODE_DEMO.split(" ")
     fig.update({f"unicode_units_{i}": _WORDS[len(unit_spans(t))] for i, t in enumerate(demo)})
+    fig.update(_quiz_figures(fig))
     return fig
+
+
+def _quiz_figures(fig: dict[str, object]) -> dict[str, object]:
+    """The numbers only the quiz states (the prose states the others)."""
+    start, end = _windows("characters", fig["chars_size"])[0]
+    emoji_bytes = len(QUIZ_EMOJI.encode("utf-8"))
+    first, second = fixed_windows(len(QUIZ_EMOJI), QUIZ_EMOJI_LIMIT)
+    n, size = QUIZ_LAST
+    windows = fixed_windows(n, size)
+    return {
+        "chunk_start": start, "chars_lost": end - fig["stops_at"],
+        "cafe_len": len(QUIZ_CAFE), "cafe_e": QUIZ_CAFE.index("e"),
+        "cafe_nfc_len": len(unicodedata.normalize("NFC", QUIZ_CAFE)),
+        "cafe_bytes": len(QUIZ_CAFE.encode("utf-8")),
+        "emoji_limit": QUIZ_EMOJI_LIMIT, "emoji_len": len(QUIZ_EMOJI),
+        "emoji_bytes": emoji_bytes, "emoji_first": first, "emoji_second": second,
+        "q5_n": n, "q5_size": size, "q5_k": len(windows), "q5_full": len(windows) - 1,
+        "q5_even": round(n / (n // size)), "q5_last": windows[-1][1] - windows[-1][0],
+        "q5_empty": 0, "q5_full_end": windows[-2][1], "q5_window": windows[-1],
+        "q6_over": _overflowing("cl100k_tokens", MINILM_MAX_SEQ_LENGTH),
+        "q6_k": len(_windows("cl100k_tokens", MINILM_MAX_SEQ_LENGTH)),
+    }
 
 
 def _reach_letter() -> str:
@@ -196,16 +227,17 @@ CHECKS = {
 
 QUIZ = [
     Question(
-        "A team's budget is 1000 cl100k tokens per chunk, and its splitter is set to "
-        "`chunk_size=1000` with the default length function, Python's `len`. How much of the "
+        "A team's budget is {budget} cl100k tokens per chunk, and its splitter is set to "
+        "`chunk_size={budget}` with the default length function, Python's `len`. How much of the "
         "token budget does a full chunk of this lesson's passage use?",
         {
             "A": ("All of it: a character costs about one token.",
                   "A cl100k token is usually a short word with its leading space, several "
-                  "characters long: the first 1000 characters of the passage hold 215 tokens."),
+                  "characters long: the first {budget} characters of the passage hold "
+                  "{tokens_in_budget_chars} tokens."),
             "B": ("About a fifth: a token spans several characters.",
                   "The chunks are far smaller than the budget allows. Counted in tokens, the "
-                  "first chunk would run to character 4721."),
+                  "first chunk would run to character {reach}."),
             "C": ("More than all of it: the chunk overflows the budget.",
                   "It is the other way round: one token holds several characters, so a "
                   "character budget is the smaller one."),
@@ -217,97 +249,105 @@ QUIZ = [
         "B",
     ),
     Question(
-        "A 1500-character chunk (the passage's first) goes to all-MiniLM-L6-v2 through "
+        "A {chars_size}-character chunk (the passage's first) goes to all-MiniLM-L6-v2 through "
         "sentence-transformers. What happens to the text beyond the model's limit?",
         {
-            "A": ("The vector stands for the first 254 word pieces only, characters 0 to 1184.",
-                  "The rest is silently ignored: nothing of the last 316 characters reaches "
-                  "the vector, so a question answered only there cannot find this chunk by its "
-                  "answer, and nothing warns you."),
-            "B": ("The model embeds the text in windows of 256 positions and averages them.",
-                  "Some pipelines build that themselves; the model does not. It reads one "
-                  "window of at most 256 positions."),
+            "A": ("The vector stands for the first {pieces_read} word pieces only, characters "
+                  "{chunk_start} to {stops_at}.",
+                  "The rest is silently ignored: nothing of the last {chars_lost} characters "
+                  "reaches the vector, so a question answered only there cannot find this chunk "
+                  "by its answer, and nothing warns you."),
+            "B": ("The model embeds the text in windows of {max_seq_length} positions and averages "
+                  "them.",
+                  "Some pipelines build that themselves; the model does not. It reads one window "
+                  "of at most {max_seq_length} positions."),
             "C": ("The model raises an error, so an over-long chunk is noticed at once.",
                   "The sentence-transformers library cuts the input to the model's "
-                  "max_seq_length, 256 word pieces with [CLS] and [SEP], without an error. (Some "
-                  "hosted embedding APIs do refuse over-long input; either way the budget "
-                  "belongs to the model.)"),
-            "D": ("The model compresses the text to fit its 256 positions, so every word counts.",
+                  "max_seq_length, {max_seq_length} word pieces with [CLS] and [SEP], without an "
+                  "error. (Some hosted embedding APIs do refuse over-long input; either way the "
+                  "budget belongs to the model.)"),
+            "D": ("The model compresses the text to fit its {max_seq_length} positions, so every "
+                  "word counts.",
                   "An encoder reads a fixed number of positions; what does not fit is dropped, "
                   "not compressed."),
         },
         "A",
     ),
     Question(
-        "A user types the four-letter word café into a form. In Python, `len(word)` is 5 and "
-        "`word[3]` is `'e'`. What happened?",
+        "A user types the four-letter word café into a form. In Python, `len(word)` is {cafe_len} "
+        "and `word[{cafe_e}]` is `'e'`. What happened?",
         {
             "A": ("The é was typed as an e followed by a combining accent.",
                   "That accent (U+0301) is a code point of its own, and Python counts code "
-                  "points, not what the reader sees. unit_spans finds two units there, 'cafe' "
-                  "and the lone accent; unicodedata.normalize('NFC', word) joins them into one "
-                  "é and a length of 4."),
+                  "points, not what the reader sees. unit_spans finds two units there, 'cafe' and "
+                  "the lone accent; unicodedata.normalize('NFC', word) joins them into one é and "
+                  "a length of {cafe_nfc_len}."),
             "B": ("Python's len counts UTF-8 bytes, and é takes two of them.",
-                  "The len of a str counts code points, not bytes; this word is 6 bytes in "
-                  "UTF-8."),
+                  "The len of a str counts code points, not bytes; this word is {cafe_bytes} "
+                  "bytes in UTF-8."),
             "C": ("Python always stores an accented letter as two characters.",
                   "Only when the text holds it that way: a precomposed é (U+00E9) is one code "
-                  "point, and len('café') is then 4."),
+                  "point, and len('café') is then {cafe_nfc_len}."),
             "D": ("The form added an invisible character to the end of the word.",
-                  "A character at the end would leave word[3] an é; here the e has lost its "
-                  "accent to the next position."),
+                  "A character at the end would leave word[{cafe_e}] an é; here the e has lost "
+                  "its accent to the next position."),
         },
         "A",
     ),
     Question(
-        "A chunker promises 'at most 10 characters' and counts with Python's `len`. The text "
-        "is four 👩‍💻 emoji (woman technologist) in a row. What does it make of them?",
+        "A chunker promises 'at most {emoji_limit} characters' and counts with Python's `len`. The "
+        "text is four 👩‍💻 emoji (woman technologist) in a row. What does it make of them?",
         {
-            "A": ("One chunk: four visible characters fit in 10.",
-                  "Python sees 12 code points: each 👩‍💻 is 👩, an invisible zero-width joiner "
-                  "(U+200D) and 💻."),
+            "A": ("One chunk: four visible characters fit in {emoji_limit}.",
+                  "Python sees {emoji_len} code points: each 👩‍💻 is 👩, an invisible zero-width "
+                  "joiner (U+200D) and 💻."),
             "B": ("Five chunks, because it counts UTF-8 bytes.",
-                  "Python's len counts code points, not bytes (the text is 44 bytes in UTF-8)."),
+                  "Python's len counts code points, not bytes (the text is {emoji_bytes} bytes in "
+                  "UTF-8)."),
             "C": ("None: it raises an error, as emoji are not text.",
                   "Emoji are ordinary Unicode text. Nothing complains; the cut just lands "
                   "inside one."),
             "D": ("Two chunks, with the cut falling inside the fourth emoji.",
-                  "The 12 code points make windows (0, 10) and (10, 12), and offset 10 falls "
-                  "inside the fourth emoji: the first chunk ends with 👩, the second starts "
-                  "with the joiner and 💻, and each shows a broken piece of it."),
+                  "The {emoji_len} code points make windows {emoji_first} and {emoji_second}, and "
+                  "offset {emoji_limit} falls inside the fourth emoji: the first chunk ends with "
+                  "👩, the second starts with the joiner and 💻, and each shows a broken piece of "
+                  "it."),
         },
         "D",
     ),
     Question(
-        "Fixed windows of C = 300 units over a document of N = 1000 units, no overlap. How "
+        "Fixed windows of C = {q5_size} units over a document of N = {q5_n} units, no overlap. How "
         "many units does the last chunk hold?",
         {
-            "A": ("300: every chunk holds C units.",
+            "A": ("{q5_size}: every chunk holds C units.",
                   "Only the first K − 1 chunks are full."),
-            "B": ("About 333: the units are spread evenly over the chunks.",
+            "B": ("About {q5_even}: the units are spread evenly over the chunks.",
                   "Some chunkers balance their sizes; fixed windows fill each window before "
                   "starting the next."),
-            "C": ("100: the units left after three full chunks.",
-                  "K = ⌈1000 / 300⌉ = 4, and the last holds 1000 − 3·300: the first three "
-                  "chunks hold 300 each and the fourth what is left."),
-            "D": ("0: a fourth window would be empty, so there are three.",
-                  "Three windows end at 900 and miss the last 100 units; the fourth, (900, "
-                  "1000), holds them. No window is ever empty: when C divides N exactly, the "
-                  "last chunk is full."),
+            "C": ("{q5_last}: the units left after three full chunks.",
+                  "K = ⌈{q5_n} / {q5_size}⌉ = {q5_k}, and the last holds {q5_n} − "
+                  "{q5_full}·{q5_size}: the first three chunks hold {q5_size} each and the fourth "
+                  "what is left."),
+            "D": ("{q5_empty}: a fourth window would be empty, so there are three.",
+                  "Three windows end at {q5_full_end} and miss the last {q5_last} units; the "
+                  "fourth, {q5_window}, holds them. No window is ever empty: when C divides N "
+                  "exactly, the last chunk is full."),
         },
         "C",
     ),
     Question(
-        "A chunker counts cl100k tokens and is set to 256, the same number as "
+        "A chunker counts cl100k tokens and is set to {max_seq_length}, the same number as "
         "all-MiniLM-L6-v2's limit. Is everything it embeds read whole by that model?",
         {
-            "A": ("Yes: 256 cl100k tokens fit in a limit of 256, so the model reads them all.",
-                  "Both say 256, but they count different units: a budget belongs to the model "
-                  "that reads the text."),
-            "B": ("No: on the passage 4 of its 5 chunks are longer than the 254 word pieces the "
-                  "model reads.",
+            "A": ("Yes: {max_seq_length} cl100k tokens fit in a limit of {max_seq_length}, so the "
+                  "model reads them all.",
+                  "Both say {max_seq_length}, but they count different units: a budget belongs to "
+                  "the model that reads the text."),
+            "B": ("No: on the passage {q6_over} of its {q6_k} chunks are longer than the "
+                  "{pieces_read} word pieces the model reads.",
                   "The model counts its own word pieces, and [CLS] and [SEP] take two of its "
-                  "256 positions. Count with the model's tokenizer and leave room for both."),
+                  "{max_seq_length} positions. Count with the model's tokenizer and leave room "
+                  "for both."),
             "C": ("Yes, as long as no chunk cuts a sentence, since the model reads sentence by "
                   "sentence.",
                   "The model reads whatever text it is given, up to its limit. Where a chunk "
@@ -315,8 +355,8 @@ QUIZ = [
             "D": ("No, but only one chunk overflows: a word piece and a cl100k token are about "
                   "the same size.",
                   "Word pieces are usually shorter than cl100k tokens, so the same chunk holds "
-                  "more of them: 4 of the 5 chunks overflow, and the last, shorter one is the "
-                  "only one that fits."),
+                  "more of them: {q6_over} of the {q6_k} chunks overflow, and the last, shorter "
+                  "one is the only one that fits."),
         },
         "B",
     ),
