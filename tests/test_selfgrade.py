@@ -5,7 +5,8 @@ learner copy that says self-grading needs the full course.
 Autograde round trips (one xdist group, about 40 s on one core): the reference solution of
 lesson 3 scores full marks with the right message and leaves the notebook untouched; one wrong
 solution per lesson (a sample of tests/wrong/) costs its own function's points and names that
-function only; a notebook with unsaved edits is graded as saved and says so; a cell that hangs
+function only; ``grade_me()`` in a kernel whose notebook has unsaved edits grades the saved
+file and says so; a cell that hangs
 costs one cell's timeout; the command itself on lesson 3 with one bug in seven functions.
 """
 
@@ -21,6 +22,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from nbclient import NotebookClient
 
 import course
 from chunklib import grade as grade_me_module
@@ -235,17 +237,37 @@ def test_a_wrong_solution_names_its_own_function_and_only_that(lesson, state, tm
         assert "exact fit" in text
 
 
+def _course_copy(root: Path) -> Path:
+    """A copy of the course as a learner clones it (no .venv, no build/)."""
+    for name in ("notebooks", "tools", "release"):
+        shutil.copytree(REPO / name, root / name, ignore=shutil.ignore_patterns(
+            "__pycache__", "*.feedback.html"))
+    for name in ("course.py", "nbgrader_config.py"):
+        shutil.copy2(REPO / name, root / name)
+    return root
+
+
 @GROUP
 @pytest.mark.slow
-def test_unsaved_edits_are_graded_as_saved_and_reported(state, tmp_path):
-    path = _learner_notebook("03-overlap", tmp_path, keep_blank=("stride",))
-    ran = {1: _answers("03-overlap")["stride"]}  # written and run, never saved
-    report = selfgrade.grade("03-overlap", notebook=path, executed=ran, feedback=False)
-    (stride,) = report.to_fix
-    assert stride.name == "stride" and stride.points == 0
-    assert stride.problems == ["not written yet"]
-    assert report.unsaved == 1
-    assert "has unsaved edits, and this grade is for the saved file" in selfgrade.render(report)
+def test_grade_me_in_a_notebook_grades_the_saved_file_and_names_unsaved_edits(
+        state, reference, tmp_path, kernel_config):
+    root = _course_copy(tmp_path / "course")
+    shutil.copytree(state / "courses", root / "build" / "selfgrade" / "courses")  # warm cache
+    saved = _learner_notebook("03-overlap", root / "release", keep_blank=("stride",))
+    before = saved.read_bytes()
+    # the open notebook: stride written and run, never saved; then the one-call grade
+    open_nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell(_answers("03-overlap")["stride"]),
+        nbformat.v4.new_code_cell("from chunklib.grade import grade_me\nstatus = grade_me()\n"
+                                  "assert status == 0")])
+    NotebookClient(open_nb, timeout=300, config=kernel_config, resources={
+        "metadata": {"path": str(saved.parent)}}).execute()
+    out = "".join(o.get("text", "") for o in open_nb.cells[1].outputs)
+    assert saved.read_bytes() == before
+    assert "Lesson 3, Overlap: 32 of 35 points" in out, out
+    assert re.search(r"-- stride\s+0 of 3\s+not written yet", out), out
+    assert "1 cell(s) you ran are not in the saved file" in out, out
+    assert "this grade is for the saved file" in out
 
 
 @GROUP
@@ -267,12 +289,7 @@ def test_a_hanging_cell_costs_one_cell_timeout(state, reference, tmp_path):
 @pytest.mark.slow
 def test_course_py_grade_on_lesson_3_with_one_bug(state, tmp_path):
     """The command a learner runs: seven functions, one bug, score and the one function."""
-    root = tmp_path / "course"
-    for name in ("notebooks", "tools", "release"):
-        shutil.copytree(REPO / name, root / name, ignore=shutil.ignore_patterns(
-            "__pycache__", "*.feedback.html"))
-    for name in ("course.py", "nbgrader_config.py"):
-        shutil.copy2(REPO / name, root / name)
+    root = _course_copy(tmp_path / "course")
     bug = wrong_module("03-overlap").WRONG["range_bug"][0]
     _learner_notebook("03-overlap", root / "release", bug)
     start = time.monotonic()
