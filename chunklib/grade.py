@@ -63,12 +63,16 @@ def grade_me(lesson: str | None = None) -> int:
         return 2
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
         json.dump(executed_code(), fh)
-    try:
-        proc = subprocess.run([sys.executable, str(root / "course.py"), "grade", lesson,
-                               "--executed", fh.name], cwd=root, capture_output=True, text=True)
-    finally:
-        os.unlink(fh.name)
-    print(proc.stdout.rstrip())
-    if proc.returncode:
-        print(proc.stderr.rstrip()[-2000:])
+    with tempfile.TemporaryFile("w+") as errors:
+        try:  # the report is shown line by line, as the grader prints it
+            with subprocess.Popen([sys.executable, str(root / "course.py"), "grade", lesson,
+                                   "--executed", fh.name], cwd=root, stdout=subprocess.PIPE,
+                                  stderr=errors, text=True) as proc:
+                for line in proc.stdout:
+                    print(line, end="", flush=True)
+        finally:
+            os.unlink(fh.name)
+        if proc.returncode:
+            errors.seek(0)
+            print(errors.read()[-2000:])
     return proc.returncode

@@ -236,8 +236,13 @@ def _scores(course: pipeline.Course, lesson: str, notebook: str) -> dict[str, tu
 
 
 def grade(lesson: str, *, notebook: Path | None = None, executed: dict | None = None,
-          timeout: int | None = None, feedback: bool = True, root: Path = ROOT) -> Report:
-    """Autograde the saved ``notebook`` (default: the lesson's release notebook) and report."""
+          timeout: int | None = None, feedback: bool = True, root: Path = ROOT,
+          on_report=None) -> Report:
+    """Autograde the saved ``notebook`` (default: the lesson's release notebook) and report.
+
+    ``on_report(report)`` is called as soon as the grades are known, before the feedback page
+    is written (the page then goes into ``report.feedback``).
+    """
     start = time.monotonic()
     notebook = Path(notebook or release_notebook(lesson, root))
     if not notebook.exists():
@@ -267,7 +272,16 @@ def grade(lesson: str, *, notebook: Path | None = None, executed: dict | None = 
         graded = nbformat.read(work / "autograded" / STUDENT / lesson / name, as_version=4)
         blank = nbformat.read(work / "release" / lesson / name, as_version=4)
         scores = _scores(course, lesson, Path(name).stem)
-        page = ""
+        report = Report(
+            lesson=lesson, title=lesson_title(source), notebook=str(notebook), saved=saved,
+            score=sum(s for s, _ in scores.values()),
+            max_score=sum(t for _, t in scores.values()),
+            exercises=exercises(source, graded, blank, scores, lesson),
+            unsaved=None if executed is None else unsaved_cells(mine, executed),
+            seconds=round(time.monotonic() - start, 1), sandbox=why or "", events=events,
+            sha256=_sha(data))
+        if on_report:
+            on_report(report)
         if feedback:
             pipeline.run(GenerateFeedback, course.config(), lesson, STUDENT, force=True,
                          log=work / "feedback.log")
@@ -275,16 +289,10 @@ def grade(lesson: str, *, notebook: Path | None = None, executed: dict | None = 
             if made.exists():
                 target = notebook.with_name(notebook.stem + ".feedback.html")
                 shutil.copyfile(made, target)
-                page = str(target)
+                report.feedback = str(target)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    return Report(
-        lesson=lesson, title=lesson_title(source), notebook=str(notebook), saved=saved,
-        score=sum(s for s, _ in scores.values()), max_score=sum(t for _, t in scores.values()),
-        exercises=exercises(source, graded, blank, scores, lesson),
-        unsaved=None if executed is None else unsaved_cells(mine, executed), feedback=page,
-        seconds=round(time.monotonic() - start, 1), sandbox=why or "", events=events,
-        sha256=_sha(data))
+    return report
 
 
 # ---------------------------------------------------------------- what the learner reads
@@ -415,9 +423,12 @@ def main(argv: list[str] | None = None) -> int:
     for lesson in chosen:
         print(f"Grading {lesson} ...", flush=True)
         report = grade(lesson, executed=executed, timeout=opts.timeout,
-                       feedback=not opts.no_feedback)
+                       feedback=not opts.no_feedback,
+                       on_report=lambda r: print(render(r), flush=True))
         save_progress(report)
-        print(render(report) + "\n", flush=True)
+        if report.feedback:
+            print(f"  Feedback page: {_rel(report.feedback)}")
+        print(flush=True)
     print(progress_table())
     return 0
 
