@@ -89,6 +89,13 @@ def test_kind_of_failure_reads_the_failing_assert(line, ename, evalue, kind):
     assert (kind in got) if kind else got == ""
 
 
+def test_a_case_label_in_an_fstring_message_is_the_kind():
+    cell = ("for label, args, want in named:\n"
+            "    assert _same(f(*args), want), f\"merge_hits of {args} is wrong: {label}\"\n")
+    error = _error(2, evalue="merge_hits of (1, 2) is wrong: spans that only touch")
+    assert cases.kind_of_failure(cell, error, "06-evaluation") == "spans that only touch"
+
+
 def test_an_fstring_message_never_shows_its_inputs():
     got = cases.kind_of_failure(CELL, _error(4, evalue="chunk_starts(7, 5, 2) is wrong"),
                                 "01-units")  # no lesson-1 namer: only literal words remain

@@ -7,10 +7,12 @@ A hidden test names the kind of case in its assertion message, as a plain string
 
 ``kind_of_failure`` finds the statement of the test cell that failed (from the line number in
 the traceback), and a literal message is the case kind, shown as written. An f-string message
-usually holds the inputs of a loop over cases: it is never shown whole. For lesson 3 its inputs
-are read to name the case (``overlap_case``); otherwise only its literal words are kept (``must
-raise ValueError``), or the case stays unnamed. An error other than an assertion (the learner's
-function raised) is named with the message of the assert it happened in, the same way.
+usually holds the inputs of a loop over cases: it is never shown whole. When it holds the loop's
+case label (``f"merge_hits: {label}"`` over a table of named cases), the label is the kind. For
+lesson 3 the inputs are read to name the case (``overlap_case``); otherwise only its literal
+words are kept (``must raise ValueError``), or the case stays unnamed. An error other than an
+assertion (the learner's function raised) is named by the message of the assert it happened
+in, the same way.
 
 Leaves out: the expected values and the test code, which nothing here ever returns.
 Example: ``overlap_case(1000, 250, 100)`` -> ``"an exact fit (the last chunk ends exactly at n)"``.
@@ -24,6 +26,7 @@ import re
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 CELL_LINE = re.compile(r"Cell In\[\d+\], line (\d+)")
 CALL = re.compile(r"^(\w+)\((.*)\)(?: is wrong| must raise ValueError)?$", re.S)
+LABELS = {"label", "kind", "case"}  # loop variables that name the case of a labelled table
 TYPE_MESSAGES = ("exact type check", "the result has the right values but not the right types")
 
 
@@ -85,8 +88,26 @@ def _inputs(text: str) -> tuple | None:
     return value
 
 
+def _label(message: ast.JoinedStr, evaluated: str) -> str:
+    """The value of the f-string's case label (a name in LABELS) in the evaluated message:
+    ``f"merge_hits: {label}"`` evaluated as ``"merge_hits: touching spans"`` -> "touching spans"."""
+    pattern, group = "", None
+    for part in message.values:
+        if isinstance(part, ast.Constant):
+            pattern += re.escape(str(part.value))
+        elif isinstance(part.value, ast.Name) and part.value.id in LABELS and group is None:
+            pattern, group = pattern + "(?P<label>.+?)", part.value.id
+        else:
+            pattern += ".*?"
+    found = re.fullmatch(pattern, evaluated, re.S) if group else None
+    return found.group("label") if found else ""
+
+
 def _from_fstring(message: ast.JoinedStr, evaluated: str | None, lesson: str) -> str:
     """The case an f-string message names, without the inputs it holds."""
+    label = _label(message, evaluated) if evaluated else ""
+    if label:
+        return label
     namer = BY_INPUTS.get(lesson)
     call = CALL.match(evaluated.strip()) if evaluated else None
     if namer and call:

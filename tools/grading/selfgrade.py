@@ -166,8 +166,8 @@ def _problem(gid: str, cell, answer, blank, lesson: str) -> str:
     errors = _errors(cell)
     if answer is not None and blank is not None and _normal(answer.source) == _normal(
             blank.source):
-        return "not answered yet" if gid.startswith(("test_q", "test_ex")) or \
-            NOT_WRITTEN not in blank.source else "not written yet"
+        return "not written yet" if gid.endswith(("_examples", "_hidden")) else \
+            "not answered yet"
     answer_errors = _errors(answer) if answer is not None else []
     if answer_errors and answer_errors[0].get("ename") != "CellTimeoutError":
         return f"its own cell stops with {answer_errors[0].get('ename')} when it runs"
@@ -396,8 +396,7 @@ def progress_table(root: Path = ROOT) -> str:
 def answered(notebook: Path) -> bool:
     """Whether any answer cell of a release notebook differs from nbgrader's blank."""
     nb = nbformat.read(notebook, as_version=4)
-    return any(c.metadata.get("nbgrader", {}).get("solution")
-               and NOT_WRITTEN not in c.source and "= None" not in c.source
+    return any(c.metadata.get("nbgrader", {}).get("solution") and NOT_WRITTEN not in c.source
                for c in nb.cells)
 
 
