@@ -9,8 +9,9 @@ A hidden test names the kind of case in its assertion message, as a plain string
 the traceback), and a literal message is the case kind, shown as written. An f-string message
 usually holds the inputs of a loop over cases: it is never shown whole. When it holds the loop's
 case label (``f"merge_hits: {label}"`` over a table of named cases), the label is the kind. For
-lesson 3 the inputs are read to name the case (``overlap_case``); otherwise only its literal
-words are kept (``must raise ValueError``), or the case stays unnamed. An error other than an
+lesson 3 the inputs are read to name the case (``overlap_case``); otherwise only two literal
+forms are kept (``... must raise ValueError``, a closing ``(note in words)``), or the case stays
+unnamed. An error other than an
 assertion (the learner's function raised) is named by the message of the assert it happened
 in, the same way.
 
@@ -117,9 +118,10 @@ def _from_fstring(message: ast.JoinedStr, evaluated: str | None, lesson: str) ->
     words = " ".join(p.value for p in message.values if isinstance(p, ast.Constant))
     if "must raise ValueError" in words:
         return "arguments that must raise ValueError"
-    words = re.sub(r"\b\w+\(|[(){}\[\]:,]|\bis wrong\b|\bwith\b$", " ", words)
-    words = " ".join(w for w in words.split() if not re.fullmatch(r"\w+_\w+", w))
-    return words if len(words.split()) >= 2 else ""
+    tail = message.values[-1] if message.values else None  # "... is wrong (it must return x)"
+    note = re.search(r"\(([a-z][a-z ]+)\)$", tail.value) if isinstance(tail, ast.Constant) \
+        else None
+    return note.group(1) if note else ""
 
 
 def kind_of_failure(source: str, error: dict, lesson: str) -> str:
