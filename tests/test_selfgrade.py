@@ -6,8 +6,8 @@ Autograde round trips (one xdist group, about 40 s on one core): the reference s
 lesson 3 scores full marks with the right message and leaves the notebook untouched; one wrong
 solution per lesson (a sample of tests/wrong/) costs its own function's points and names that
 function only; ``grade_me()`` in a kernel whose notebook has unsaved edits grades the saved
-file and says so; a cell that hangs
-costs one cell's timeout; the command itself on lesson 3 with one bug in seven functions.
+file and says so; a cell that hangs costs one cell's timeout (graded without the sandbox, as on
+Binder); the command itself on lesson 3 with one bug in seven functions.
 """
 
 from __future__ import annotations
@@ -279,7 +279,10 @@ def test_grade_me_in_a_notebook_grades_the_saved_file_and_names_unsaved_edits(
 
 @GROUP
 @pytest.mark.slow
-def test_a_hanging_cell_costs_one_cell_timeout(state, reference, tmp_path):
+def test_a_hanging_cell_costs_one_cell_timeout_also_without_the_sandbox(
+        state, reference, tmp_path, monkeypatch):
+    # Binder has no user namespaces: there the grader runs the kernel unconfined, and says so
+    monkeypatch.setattr(selfgrade.sandbox, "probe", lambda: "no bubblewrap on this machine")
     timeout = 3
     hang = _answers("03-overlap")["stride"] + "\nwhile True:\n    pass\n"
     path = _learner_notebook("03-overlap", tmp_path, {"stride": hang})
@@ -288,7 +291,9 @@ def test_a_hanging_cell_costs_one_cell_timeout(state, reference, tmp_path):
     took = time.monotonic() - start
     assert [e["event"] for e in report.events] == ["timeout"]
     assert report.score == report.max_score  # the functions were defined before the loop
-    assert "While grading: timeout" in selfgrade.render(report)
+    text = selfgrade.render(report)
+    assert "While grading: timeout" in text
+    assert "without the grading sandbox: no bubblewrap on this machine" in text
     assert took < reference["report"].seconds + timeout + 4, took
 
 
