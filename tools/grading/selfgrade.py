@@ -331,14 +331,14 @@ def _points(x: float) -> str:
 
 
 def _when(stamp: float, now: float | None = None) -> str:
-    """``"18:31, 3 minutes ago"`` (the date too when it is not today)."""
+    """``"18:31, 3 min ago"`` (the date too when it is not today)."""
     now = time.time() if now is None else now
     at = datetime.fromtimestamp(stamp)
     clock = at.strftime("%H:%M") if at.date() == datetime.fromtimestamp(now).date() \
         else at.strftime("%Y-%m-%d %H:%M")
     minutes = int(max(0, now - stamp) // 60)
-    ago = "just now" if minutes < 1 else (f"{minutes} minute{'s' * (minutes != 1)} ago"
-                                          if minutes < 120 else f"{minutes // 60} hours ago")
+    ago = "just now" if minutes < 1 else (f"{minutes} min ago" if minutes < 120
+                                          else f"{minutes // 60} hours ago")
     return f"{clock}, {ago}"
 
 
@@ -408,18 +408,22 @@ def progress_table(root: Path = ROOT) -> str:
     """One line per lesson: the last self-grade, whether the notebook changed since, what to
     fix."""
     progress = load_progress()
-    lines = ["Your progress", f"  {'lesson':<16} {'points':>9}  {'graded':<24} to fix"]
+    lines = ["Your progress", f"  {'lesson':<16} {'points':>7}  {'graded':<28} to fix"]
+    changed_any = False
     for lesson in lessons(root):
         nb = release_notebook(lesson, root)
         row = progress.get(lesson)
         if not row:
-            lines.append(f"  {lesson:<16} {'-':>9}  not graded yet")
+            lines.append(f"  {lesson:<16} {'-':>7}  not graded yet")
             continue
         changed = nb.exists() and _sha(nb.read_bytes()) != row["sha256"]
-        when = _when(row["graded"]) + (" (changed since)" if changed else "")
+        changed_any |= changed
+        when = _when(row["graded"]) + (" *" if changed else "")
         fix = ", ".join(row["to_fix"][:3]) + (" ..." if len(row["to_fix"]) > 3 else "")
         points = f"{_points(row['score'])}/{_points(row['max_score'])}"
-        lines.append(f"  {lesson:<16} {points:>9}  {when:<24} {fix or '-'}")
+        lines.append(f"  {lesson:<16} {points:>7}  {when:<28} {fix or '-'}")
+    if changed_any:
+        lines.append("  * the notebook changed after this grade")
     return "\n".join(lines)
 
 
@@ -448,7 +452,9 @@ def main(argv: list[str] | None = None) -> int:
                   and answered(nb)
                   and _sha(nb.read_bytes()) != progress.get(lesson, {}).get("sha256")]
         if not chosen:
-            print("Nothing new to grade: no lesson's notebook changed since it was graded.\n")
+            print("Nothing new to grade: no lesson's saved notebook has answers that changed "
+                  "since its last grade.\nTo grade a lesson anyway, name it: "
+                  "python3 course.py grade 03-overlap\n")
     for lesson in chosen:
         print(f"Grading {lesson} ...", flush=True)
         report = grade(lesson, executed=executed, timeout=opts.timeout,
