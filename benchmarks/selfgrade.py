@@ -9,7 +9,8 @@ the course (course.py, nbgrader_config.py, notebooks/, tools/, release/ with tha
   student, in a course folder where ``nbgrader generate_assignment`` already ran (what plain
   nbgrader needs first; not timed);
 - ``cold``: ``python course.py grade 3`` the first time (the gradebook is generated);
-- ``warm``: the same command again (what every later grade costs).
+- ``warm``: the same command again (what every later grade costs);
+- ``binder_cold``: a first run with ``--no-sandbox``, as on Binder, where bubblewrap cannot run.
 
 Each is wall-clock seconds of the whole command, and (``*_report``) until the report names the
 function to fix, before the feedback page is written; median of ``--repeat`` runs, run one
@@ -110,6 +111,10 @@ def one_round(nb, tmp: Path) -> dict[str, float]:
     for run in ("cold", "warm"):
         out[f"{run}_report"], out[run] = timed(grade, mine, mark="Next to fix: chunk_starts")
         out[f"{run}_cpu"] = timed.cpu
+    binder = course_copy(tmp / "binder", nb)  # no sandbox, as on Binder
+    out["binder_cold_report"], out["binder_cold"] = timed(
+        [*grade, "--no-sandbox"], binder, mark="Next to fix: chunk_starts")
+    out["binder_cold_cpu"] = timed.cpu
     return out
 
 
