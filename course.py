@@ -253,10 +253,17 @@ def cmd_grade(*args: str) -> int:
               "examples; to grade yourself against the hidden tests, open the full course (a "
               "clone of its repository, or its Binder).")
         return 2
-    import importlib.util
+    import importlib.metadata
+
+    def installed_here(name: str) -> bool:  # installed, not just found beside this file
+        try:
+            importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            return False
+        return True
 
     python = sys.executable
-    if importlib.util.find_spec("nbgrader") is None:
+    if not (installed_here("nbgrader") and installed_here("chunklib")):
         setup("learner")
         python = str(PY)
     return run(python, "-m", "tools.grading.selfgrade", *args)

@@ -320,3 +320,19 @@ def test_course_py_grade_on_lesson_3_with_one_bug(state, tmp_path):
     assert (root / "release" / "03-overlap" / "overlap.feedback.html").exists()
     progress = json.loads((root / "build" / "selfgrade" / "progress.json").read_text())
     assert progress["03-overlap"]["to_fix"] == ["chunk_starts"]
+
+
+def test_render_fits_blank_work_on_few_lines():
+    ex = [selfgrade.Exercise(f"to do {i}", "Part 1", 0, 1, ["not answered yet"])
+          for i in range(1, 9)]
+    ex += [selfgrade.Exercise("stride", "Part 2", 3, 3),
+           selfgrade.Exercise("chunk_starts", "Part 2", 0, 3, ["not written yet"])]
+    report = selfgrade.Report("03-overlap", "Lesson 3, Overlap", str(REPO / "x.ipynb"),
+                              time.time() - 300, 3, 14, ex, unsaved=0)
+    text = selfgrade.render(report)
+    assert "    -- not answered yet: to do 1, to do 2," in text
+    assert re.search(r"ok stride\s+3 of 3", text)
+    assert re.search(r"-- chunk_starts\s+0 of 3\s+not written yet", text)
+    assert "5 min ago" in text and "unsaved" not in text
+    assert "Next to fix: to do 1 (not answered yet), then 8 more" in text
+    assert max(len(line) for line in text.splitlines()) <= 100

@@ -30,6 +30,7 @@ import json
 import shutil
 import sys
 import tempfile
+import textwrap
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -279,7 +280,11 @@ def grade(lesson: str, *, notebook: Path | None = None, executed: dict | None = 
         raise SystemExit(f"{notebook} is missing: nothing to grade")
     data = notebook.read_bytes()  # the learner's file is only read, once
     saved = notebook.stat().st_mtime
-    mine = nbformat.reads(data.decode("utf-8"), as_version=4)
+    try:
+        mine = nbformat.reads(data.decode("utf-8"), as_version=4)
+    except Exception as exc:  # noqa: BLE001 (any unreadable file gets the same answer)
+        raise SystemExit(f"{notebook} is not a notebook nbgrader can read ({exc}); open it "
+                         "in JupyterLab and save it again") from None
     cache = cached_course(lesson, root)
     tmp = Path(tempfile.mkdtemp(prefix="selfgrade-"))
     try:
@@ -365,8 +370,14 @@ def render(report: Report, root: Path = ROOT) -> str:
             continue
         got, top = sum(e.points for e in items), sum(e.max_points for e in items)
         lines.append(f"  {part}: {_points(got)} of {_points(top)}")
+        blank = [e for e in items if e.problems in (["not answered yet"], ["not written yet"])]
+        if len(blank) > 1:  # one line for all the blank ones
+            lines.append(textwrap.fill(f"{blank[0].problems[0]}: "
+                                       + ", ".join(e.name for e in blank), width=96,
+                                       initial_indent="    -- ", subsequent_indent=" " * 7))
         for e in items:
-            if part != "Part 2" and e.points == e.max_points:
+            if (part != "Part 2" and e.points == e.max_points) or (len(blank) > 1
+                                                                    and e in blank):
                 continue
             mark = "ok" if e.points == e.max_points else "--"
             what = "; ".join(e.problems)
