@@ -18,7 +18,8 @@ one-screen progress table of all lessons is kept in ``build/selfgrade/progress.j
 Leaves out: the open notebook's unsaved state, which a grader cannot read; from a notebook,
 ``grade_me`` passes the code this kernel ran after the last save, and cells of it missing
 from the saved file are reported as unsaved edits.
-Example: ``grade("03-overlap").score`` -> 35.0 for the reference solution.
+Example: ``grade("03-overlap", notebook=path).score`` -> 35.0 when ``path`` holds the reference
+solution, and its ``render`` says "Everything passes, hidden edge cases included."
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import argparse
 import contextlib
 import hashlib
 import json
+import re
 import shutil
 import sys
 import tempfile
@@ -232,7 +234,7 @@ def exercises(source, graded, release, scores: dict, lesson: str) -> list[Exerci
     def by_id(nb):
         return {c.metadata.get("nbgrader", {}).get("grade_id"): c for c in nb.cells}
 
-    mine, blank = by_id(graded), by_id(release)
+    mine, blank, cells = by_id(graded), by_id(release), by_id(source)
     out: dict[str, Exercise] = {}
     for cell in source.cells:
         meta = cell.metadata.get("nbgrader", {})
@@ -246,7 +248,7 @@ def exercises(source, graded, release, scores: dict, lesson: str) -> list[Exerci
         elif item.startswith("q") and item[1:].isdigit():
             name, part = f"question {item[1:]}", "Questions"
         else:
-            todo = cases.re.search(r"# To do (\d+)", by_id(source).get(item, cell).source)
+            todo = re.search(r"# To do (\d+)", cells.get(item, cell).source)
             name, part = (f"to do {todo.group(1)}" if todo else item), "Part 1"
         ex = out.setdefault(name, Exercise(name, part))
         points, top = scores[gid]
