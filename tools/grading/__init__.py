@@ -3,5 +3,7 @@ in a sandbox, feedback without hidden tests, grade table and review report.
 
 Modules: ``cli`` (commands), ``pipeline`` (nbgrader runs), ``collect`` (folder or zip intake),
 ``execute`` (hardened Execute preprocessor), ``guard`` (kernel-side reset before each test),
-``sandbox`` (bubblewrap kernel launcher), ``scan`` (static review), ``export`` (CSV, report).
+``sandbox`` (bubblewrap kernel launcher), ``scan`` (static review), ``export`` (CSV, report);
+``selfgrade`` (a learner's own notebook, graded in words: ``course.py grade``) and ``cases``
+(the kind of case a failing hidden test names).
 """

@@ -1,0 +1,338 @@
+"""Self-grading (``python3 course.py grade``, ``chunklib.grade.grade_me``) end to end.
+
+Fast: the kinds of case named from assertion messages, unsaved-edit detection, lesson names, a
+learner copy that says self-grading needs the full course.
+Autograde round trips (one xdist group, about 40 s on one core): the reference solution of
+lesson 3 scores full marks with the right message and leaves the notebook untouched; one wrong
+solution per lesson (a sample of tests/wrong/) costs its own function's points and names that
+function only; ``grade_me()`` in a kernel whose notebook has unsaved edits grades the saved
+file and says so; a cell that hangs costs one cell's timeout (graded without the sandbox, as on
+Binder); the command itself on lesson 3 with one bug in seven functions.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+import course
+from chunklib import grade as grade_me_module
+from tests.nbgrading import (
+    REPO,
+    lesson_notebook,
+    lessons,
+    max_scores,
+    require_sandbox,
+    set_cells,
+    wrong_module,
+)
+from tools.grading import cases, selfgrade
+
+LESSONS = lessons()
+GROUP = pytest.mark.xdist_group("selfgrade")
+
+
+# ---------------------------------------------------------------- naming the case (fast)
+@pytest.mark.parametrize(("args", "kind"), [
+    ((0, 200, 50), "empty input"),
+    ((150, 200, 50), "fits in one chunk"),
+    ((1000, 250, 100), "exact fit"),
+    ((1000, 200, 199), "overlap at its limit"),
+    ((1001, 200, 0), "no overlap"),
+    ((1000, 200, 200), "must raise ValueError"),
+    ((1000, 200, -1), "must raise ValueError"),
+    ((1000, 200, 50), "last chunk is shorter"),
+])
+def test_overlap_cases_are_named(args, kind):
+    assert kind in cases.overlap_case(*args)
+
+
+CELL = '''\
+f = _alone(chunk_starts, "chunk_starts")
+assert _same(f(0, 200, 50), []), "empty input"
+for args, want in named.items():
+    assert _same(f(*args), want), f"chunk_starts{args} is wrong"
+for args in bad:
+    assert _raises(f, *args), f"chunk_starts{args} must raise ValueError"
+assert _same(f(3, 2, 1), [0, 1])
+'''
+
+
+def _error(line: int, ename: str = "AssertionError", evalue: str = "") -> dict:
+    # as nbclient stores it: ANSI colours around "Cell In[n], line k"
+    return {"ename": ename, "evalue": evalue, "traceback": [
+        "\x1b[31m----\x1b[39m",
+        f"\x1b[36mCell\x1b[39m\x1b[36m \x1b[39m\x1b[32mIn[12]\x1b[39m\x1b[32m, line {line}\x1b[39m",
+        "\x1b[36mCell In[4], line 3\x1b[39m"]}
+
+
+@pytest.mark.parametrize(("line", "ename", "evalue", "kind"), [
+    (2, "AssertionError", "empty input", "empty input"),  # a literal message is the kind
+    (2, "ZeroDivisionError", "division by zero", "empty input"),  # raised inside that assert
+    (4, "AssertionError", "chunk_starts(1000, 250, 100) is wrong", "exact fit"),
+    (4, "TypeError", "boom", ""),  # an f-string's inputs are unknown when the function raised
+    (6, "AssertionError", "chunk_starts(1000, 200, 200) must raise ValueError", "ValueError"),
+    (7, "AssertionError", "", ""),  # no message: no kind
+    (1, "NameError", "name 'chunk_starts' is not defined", ""),
+])
+def test_kind_of_failure_reads_the_failing_assert(line, ename, evalue, kind):
+    got = cases.kind_of_failure(CELL, _error(line, ename, evalue), "03-overlap")
+    assert (kind in got) if kind else got == ""
+
+
+def test_a_case_label_in_an_fstring_message_is_the_kind():
+    cell = ("for label, args, want in named:\n"
+            "    assert _same(f(*args), want), f\"merge_hits of {args} is wrong: {label}\"\n")
+    error = _error(2, evalue="merge_hits of (1, 2) is wrong: spans that only touch")
+    assert cases.kind_of_failure(cell, error, "06-evaluation") == "spans that only touch"
+
+
+def test_an_fstring_message_never_shows_its_inputs():
+    got = cases.kind_of_failure(CELL, _error(4, evalue="chunk_starts(7, 5, 2) is wrong"),
+                                "01-units")  # no lesson-1 namer: only literal words remain
+    assert "7" not in got and "chunk_starts" not in got
+
+
+def test_unsaved_cells_counts_code_run_after_the_last_save_and_not_in_the_file():
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("x = 1", execution_count=3),
+        nbformat.v4.new_code_cell("%time y = 2", execution_count=4)])
+    assert selfgrade.unsaved_cells(nb, {}) == 0
+    # run before the save (count <= 4), or saved as run (magics as IPython ran them): nothing
+    ran = {1: "x = 0", 3: "x = 1", 5: "get_ipython().run_line_magic('time', 'y = 2')\n"}
+    assert selfgrade.unsaved_cells(nb, ran) == 0
+    ran |= {6: "x = 2  ", 7: "x = 2", 8: "from chunklib.grade import grade_me\ngrade_me()"}
+    assert selfgrade.unsaved_cells(nb, ran) == 1
+
+
+@pytest.mark.parametrize("name", ["3", "03", "overlap", "03-overlap"])
+def test_find_lesson(name):
+    assert selfgrade.find_lesson(name) == "03-overlap"
+
+
+def test_grade_me_finds_its_course_and_lesson():
+    folder = REPO / "release" / "03-overlap"
+    assert grade_me_module.course_root(folder) == REPO
+    assert grade_me_module.lesson_of(folder) == "03-overlap"
+    assert grade_me_module.lesson_of(REPO / "notebooks" / "03-overlap") is None
+
+
+def test_a_learner_copy_says_self_grading_needs_the_full_course(tmp_path):
+    dest = course.learner_copy(tmp_path / "copy")
+    proc = subprocess.run([sys.executable, str(dest / "course.py"), "grade", "03-overlap"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2
+    assert "Self-grading needs the full course" in proc.stdout
+    assert not (dest / "build").exists()
+
+
+# ---------------------------------------------------------------- autograde round trips
+def _answers(lesson: str) -> dict[str, str]:
+    source = nbformat.read(lesson_notebook(lesson), as_version=4)
+    return {c.metadata["nbgrader"]["grade_id"]: c.source for c in source.cells
+            if c.metadata.get("nbgrader", {}).get("solution")}
+
+
+def _learner_notebook(lesson: str, folder: Path, changes: dict[str, str] | None = None,
+                      keep_blank: tuple[str, ...] = ()) -> Path:
+    """The release notebook with the reference answers (and ``changes``) written in, saved to
+    ``folder``: what a learner's saved work looks like."""
+    release = nbformat.read(lesson_notebook(lesson, REPO / "release"), as_version=4)
+    answers = {k: v for k, v in _answers(lesson).items() if k not in keep_blank}
+    path = folder / lesson / lesson_notebook(lesson).name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(set_cells(release, {**answers, **(changes or {})}), path)
+    return path
+
+
+def sample_wrong(lesson: str) -> tuple[str, str, set[str]]:
+    """(name, function, lost cells) of one wrong solution of the lesson that changes one Part 2
+    function, preferring one that keeps its examples and fails only hidden edge cases."""
+    picks = []
+    for name, (cells, lost) in wrong_module(lesson).WRONG.items():
+        (fn,) = cells if len(cells) == 1 else (None,)
+        if fn and lost <= {f"test_{fn}_examples", f"test_{fn}_hidden"}:
+            picks.append((lost != {f"test_{fn}_hidden"}, name, fn, lost))
+    _, name, fn, lost = min(picks, key=lambda p: p[0])
+    return name, fn, lost
+
+
+def _hidden_secrets(lesson: str) -> set[str]:
+    """Expected values and code that only the hidden tests hold (long literal lines)."""
+    nb = nbformat.read(lesson_notebook(lesson), as_version=4)
+    shown = "\n".join(c.source for c in nbformat.read(
+        lesson_notebook(lesson, REPO / "release"), as_version=4).cells)
+    out = set()
+    for cell in nb.cells:
+        for block in re.findall(r"### BEGIN HIDDEN TESTS\n(.*?)### END HIDDEN TESTS",
+                                cell.source, re.S):
+            out |= {line.strip() for line in block.splitlines()
+                    if len(line.strip()) >= 25 and line.strip() not in shown}
+    return out
+
+
+@pytest.fixture(scope="module")
+def state(tmp_path_factory):
+    """selfgrade's cache and progress in a folder of the tests' own, not build/ of the repo."""
+    require_sandbox()
+    folder = tmp_path_factory.mktemp("selfgrade-state")
+    saved = selfgrade.STATE
+    selfgrade.STATE = folder
+    yield folder
+    selfgrade.STATE = saved
+
+
+@pytest.fixture(scope="module")
+def reference(state, tmp_path_factory):
+    path = _learner_notebook("03-overlap", tmp_path_factory.mktemp("ref"))
+    before = (path.read_bytes(), path.stat().st_mtime_ns)
+    report = selfgrade.grade("03-overlap", notebook=path)
+    return {"path": path, "before": before, "report": report}
+
+
+@GROUP
+@pytest.mark.slow
+def test_reference_solution_gets_full_marks_and_says_so(reference):
+    report = reference["report"]
+    top = sum(max_scores(nbformat.read(lesson_notebook("03-overlap"), as_version=4)).values())
+    assert report.score == report.max_score == top
+    assert report.to_fix == [] and not report.events
+    text = selfgrade.render(report)
+    assert text.startswith(f"Lesson 3, Overlap: {top:g} of {top:g} points")
+    assert "Everything passes, hidden edge cases included." in text
+    assert "as last saved" in text and "unsaved edits in an open notebook are not seen" in text
+
+
+@GROUP
+@pytest.mark.slow
+def test_grading_never_changes_the_notebook_and_writes_feedback_beside_it(reference):
+    path = reference["path"]
+    assert (path.read_bytes(), path.stat().st_mtime_ns) == reference["before"]
+    page = path.with_name("overlap.feedback.html")
+    assert reference["report"].feedback == str(page) and page.exists()
+    text = html.unescape(page.read_text(encoding="utf-8"))
+    assert "BEGIN HIDDEN TESTS" not in text and "chunk_starts" in text
+    assert not [s for s in _hidden_secrets("03-overlap") if s in text]
+
+
+@GROUP
+@pytest.mark.slow
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_a_wrong_solution_names_its_own_function_and_only_that(lesson, state, tmp_path):
+    name, fn, lost = sample_wrong(lesson)
+    cells = wrong_module(lesson).WRONG[name][0]
+    path = _learner_notebook(lesson, tmp_path, cells)
+    report = selfgrade.grade(lesson, notebook=path, feedback=False)
+    top = max_scores(nbformat.read(lesson_notebook(lesson), as_version=4))
+    assert report.score == sum(top.values()) - sum(top[g] for g in lost), name
+    assert [e.name for e in report.to_fix] == [fn], name
+    text = selfgrade.render(report)
+    assert f"Next to fix: {fn} (" in text
+    flagged = [line.split()[1] for line in text.splitlines() if line.strip().startswith("--")]
+    assert flagged == [fn], (name, flagged)
+    leaked = [s for s in _hidden_secrets(lesson) if s in text]
+    assert not leaked, (name, leaked[:2])
+    if lesson == "03-overlap":  # the done-when case: the range bug fails on an exact fit
+        assert "exact fit" in text
+
+
+def _course_copy(root: Path) -> Path:
+    """A copy of the course as a learner clones it (no .venv, no build/)."""
+    for name in ("notebooks", "tools", "release"):
+        shutil.copytree(REPO / name, root / name, ignore=shutil.ignore_patterns(
+            "__pycache__", "*.feedback.html"))
+    for name in ("course.py", "nbgrader_config.py"):
+        shutil.copy2(REPO / name, root / name)
+    return root
+
+
+@GROUP
+@pytest.mark.slow
+def test_grade_me_in_a_notebook_grades_the_saved_file_and_names_unsaved_edits(
+        state, reference, tmp_path, kernel_config):
+    root = _course_copy(tmp_path / "course")
+    shutil.copytree(state / "courses", root / "build" / "selfgrade" / "courses")  # warm cache
+    saved = _learner_notebook("03-overlap", root / "release", keep_blank=("stride",))
+    before = saved.read_bytes()
+    # the open notebook: stride written and run, never saved; then the one-call grade
+    open_nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell(_answers("03-overlap")["stride"]),
+        nbformat.v4.new_code_cell("from chunklib.grade import grade_me\nstatus = grade_me()\n"
+                                  "assert status == 0")])
+    NotebookClient(open_nb, timeout=300, config=kernel_config, resources={
+        "metadata": {"path": str(saved.parent)}}).execute()
+    out = "".join(o.get("text", "") for o in open_nb.cells[1].outputs)
+    assert saved.read_bytes() == before
+    assert "Lesson 3, Overlap: 32 of 35 points" in out, out
+    assert re.search(r"-- stride\s+0 of 3\s+not written yet", out), out
+    assert "1 cell(s) you ran are not in the saved file" in out, out
+    assert "this grade is for the saved file" in out
+
+
+@GROUP
+@pytest.mark.slow
+def test_a_hanging_cell_costs_one_cell_timeout_also_without_the_sandbox(
+        state, reference, tmp_path, monkeypatch):
+    # Binder has no user namespaces: there the grader runs the kernel unconfined, and says so
+    monkeypatch.setattr(selfgrade.sandbox, "probe", lambda: "no bubblewrap on this machine")
+    timeout = 3
+    hang = _answers("03-overlap")["stride"] + "\nwhile True:\n    pass\n"
+    path = _learner_notebook("03-overlap", tmp_path, {"stride": hang})
+    start = time.monotonic()
+    report = selfgrade.grade("03-overlap", notebook=path, timeout=timeout, feedback=False)
+    took = time.monotonic() - start
+    assert [e["event"] for e in report.events] == ["timeout"]
+    assert report.score == report.max_score  # the functions were defined before the loop
+    text = selfgrade.render(report)
+    assert "While grading: timeout" in text
+    assert "without the grading sandbox: no bubblewrap on this machine" in text
+    assert took < reference["report"].seconds + timeout + 4, took
+
+
+@GROUP
+@pytest.mark.slow
+def test_course_py_grade_on_lesson_3_with_one_bug(state, tmp_path):
+    """The command a learner runs: seven functions, one bug, score and the one function."""
+    root = _course_copy(tmp_path / "course")
+    bug = wrong_module("03-overlap").WRONG["range_bug"][0]
+    _learner_notebook("03-overlap", root / "release", bug)
+    start = time.monotonic()
+    proc = subprocess.run([sys.executable, str(root / "course.py"), "grade", "3"], cwd=root,
+                          capture_output=True, text=True, timeout=300)
+    took = time.monotonic() - start
+    print(f"\ncourse.py grade 3 (first run, gradebook generated): {took:.1f} s")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    out = proc.stdout
+    assert "Lesson 3, Overlap: 33 of 35 points" in out
+    assert "Next to fix: chunk_starts (fails a hidden edge case: an exact fit" in out
+    assert re.search(r"03-overlap\s+33/35\s+\d\d:\d\d, just now\s+chunk_starts", out)
+    assert re.search(r"01-units\s+-\s+not graded yet", out)
+    assert (root / "release" / "03-overlap" / "overlap.feedback.html").exists()
+    progress = json.loads((root / "build" / "selfgrade" / "progress.json").read_text())
+    assert progress["03-overlap"]["to_fix"] == ["chunk_starts"]
+
+
+def test_render_fits_blank_work_on_few_lines():
+    ex = [selfgrade.Exercise(f"to do {i}", "Part 1", 0, 1, ["not answered yet"])
+          for i in range(1, 9)]
+    ex += [selfgrade.Exercise("stride", "Part 2", 3, 3),
+           selfgrade.Exercise("chunk_starts", "Part 2", 0, 3, ["not written yet"])]
+    report = selfgrade.Report("03-overlap", "Lesson 3, Overlap", str(REPO / "x.ipynb"),
+                              time.time() - 300, 3, 14, ex, unsaved=0)
+    text = selfgrade.render(report)
+    assert "    -- not answered yet: to do 1, to do 2," in text
+    assert re.search(r"ok stride\s+3 of 3", text)
+    assert re.search(r"-- chunk_starts\s+0 of 3\s+not written yet", text)
+    assert "5 min ago" in text and "unsaved" not in text
+    assert "Next to fix: to do 1 (not answered yet), then 8 more" in text
+    assert max(len(line) for line in text.splitlines()) <= 100
