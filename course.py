@@ -222,7 +222,8 @@ def learner_copy(dest: Path | str) -> Path:
               if (ids := answered_cells(nb))}
     if filled:
         sys.exit(f"release/ holds answers ({filled}): run `python3 course.py release` first")
-    junk = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", ".ipynb_checkpoints")
+    junk = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", ".ipynb_checkpoints",
+                                  "*.feedback.html")  # self-grade pages beside release notebooks
     dest.mkdir(parents=True, exist_ok=True)
     for name in LEARNER_FILES:
         src = ROOT / name

@@ -229,6 +229,9 @@ ROUTES = {
     "from chunklib.selfcheck import check\ng = check.__globals__": "check.__globals__",
     "from chunklib.selfcheck import check\nspy = [check]": "other than by calling it",
     "from chunklib.selfcheck import check\nx = [check('u.ex1', i) for i in range(9)]": "loop",
+    "from chunklib.grade import grade_me\nfor _ in range(3):\n    grade_me()": "loop",
+    "from chunklib.grade import grade_me\ng = grade_me": "other than by calling it",
+    "import chunklib.grade\nchunklib.grade.grade_me()": "imports chunklib.grade",
     "f = explain": "explain, which the notebook imported from chunklib.quiz",
 }
 
@@ -243,6 +246,8 @@ def test_the_scan_flags_every_route_to_chunklib(code):
 @pytest.mark.parametrize("code", [
     "from chunklib.selfcheck import check\ncheck('overlap.ex1_stride', 150)",
     "quiz_widget('overlap')",
+    "from chunklib.grade import grade_me\ngrade_me()",
+    "from chunklib.grade import grade_me\ngrade_me('03-overlap')",
     "def span_iou(r, e):\n    return union_length(e) / 2",  # a helper the intro offers
     "import math\nclass Box:\n    size = 3\nprint(getattr(Box, 'size'), math.ceil(2.5))",
     "note = 'see chunklib for the reference'",

@@ -316,7 +316,13 @@ def _leaks(folder: Path) -> list[str]:
 
 
 def test_learner_copy_holds_the_course_and_no_solution(tmp_path):
-    dest = course.learner_copy(tmp_path / "learner")
+    feedback = RELEASE / LESSONS[0] / "page.feedback.html"  # what `course.py grade` writes
+    feedback.write_text("<html></html>", encoding="utf-8")
+    try:
+        dest = course.learner_copy(tmp_path / "learner")
+    finally:
+        feedback.unlink()
+    assert not list(dest.rglob("*.feedback.html"))
     assert sorted(p.name for p in dest.iterdir()) == sorted({*course.LEARNER_FILES, "README.md"})
     assert _leaks(dest) == []
     assert sorted(p.name for p in (dest / "release").iterdir()) == LESSONS

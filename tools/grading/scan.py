@@ -8,9 +8,9 @@ nbgrader, so their edits are reported as changes, not scanned). Flags, for manua
   names: every reference to chunklib is flagged, with the route named (an import from any of
   its modules, a module name in a string for ``importlib``/``__import__``/``sys.modules``, an
   import whose name is computed, ``sys.modules`` itself, ``getattr`` on a chunklib object, a
-  name the notebook or its tests imported from chunklib). Only the two learner tools that every
-  lesson's own cells use pass: ``check`` from ``chunklib.selfcheck`` and ``quiz_widget`` from
-  ``chunklib.quiz``, called plainly (a call in a loop, which can search for an answer, and any
+  name the notebook or its tests imported from chunklib). Only the learner tools pass:
+  ``check`` from ``chunklib.selfcheck`` and ``quiz_widget`` from ``chunklib.quiz``, which every
+  lesson's own cells use, and ``grade_me`` from ``chunklib.grade`` (self-grading), called plainly (a call in a loop, which can search for an answer, and any
   attribute of them are flagged);
 - ``builtins``: patches or shadows builtins at module level;
 - ``test-helpers``: rebinds or reads the hidden tests' helpers (``_same``, ``_alone``,
@@ -36,7 +36,8 @@ from IPython.core.inputtransformer2 import TransformerManager
 
 BUILTIN_NAMES = set(dir(builtins)) - {"__name__", "__doc__"}
 # the learner tools a lesson's own cells import: a plain call of one is not a route to an answer
-LEARNER_TOOLS = {"chunklib.selfcheck.check", "chunklib.quiz.quiz_widget"}
+LEARNER_TOOLS = {"chunklib.selfcheck.check", "chunklib.quiz.quiz_widget",
+                 "chunklib.grade.grade_me"}
 CHUNKLIB_NAME = re.compile(r"chunklib(\.\w+)*")
 DYNAMIC_IMPORTS = {"importlib.import_module", "__import__", "importlib.__import__",
                    "builtins.__import__", "importlib.util.find_spec", "pkgutil.resolve_name",
