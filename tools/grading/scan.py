@@ -10,8 +10,9 @@ nbgrader, so their edits are reported as changes, not scanned). Flags, for manua
   import whose name is computed, ``sys.modules`` itself, ``getattr`` on a chunklib object, a
   name the notebook or its tests imported from chunklib). Only the learner tools pass:
   ``check`` from ``chunklib.selfcheck`` and ``quiz_widget`` from ``chunklib.quiz``, which every
-  lesson's own cells use, and ``grade_me`` from ``chunklib.grade`` (self-grading), called plainly (a call in a loop, which can search for an answer, and any
-  attribute of them are flagged);
+  lesson's own cells use, and ``grade_me`` from ``chunklib.grade`` (self-grading), called
+  plainly (a call in a loop, which can search for an answer, and any attribute of them are
+  flagged);
 - ``builtins``: patches or shadows builtins at module level;
 - ``test-helpers``: rebinds or reads the hidden tests' helpers (``_same``, ``_alone``,
   ``_r_*``, ...) or patches chunklib (``chunklib.selfcheck.check = ...``);
