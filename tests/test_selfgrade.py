@@ -1,6 +1,7 @@
 """Self-grading (``python3 course.py grade``, ``chunklib.grade.grade_me``) end to end.
 
-Fast: the kinds of case named from assertion messages, unsaved-edit detection, lesson names, a
+Fast: the kinds of case named from assertion messages, a case named (and no expected value)
+by every hidden assert, unsaved-edit detection, lesson names, a
 learner copy that says self-grading needs the full course.
 Autograde round trips (one xdist group, about 40 s on one core): the reference solution of
 lesson 3 scores full marks with the right message and leaves the notebook untouched; one wrong
@@ -12,6 +13,7 @@ Binder); the command itself on lesson 3 with one bug in seven functions.
 
 from __future__ import annotations
 
+import ast
 import html
 import json
 import re
@@ -101,6 +103,90 @@ def test_an_fstring_message_never_shows_its_inputs():
     got = cases.kind_of_failure(CELL, _error(4, evalue="chunk_starts(7, 5, 2) is wrong"),
                                 "01-units")  # no lesson-1 namer: only literal words remain
     assert "7" not in got and "chunk_starts" not in got
+
+
+GENERATED_END = "# --- end of generated block ---"
+CALL_MESSAGE = re.compile(r"^\w+\(.*\) is wrong$")  # a lesson-3 message named from its inputs
+
+
+def _hidden_asserts(source: str):
+    """The ``assert`` statements of a test cell's hidden part below the generated block."""
+    hidden, lines = False, set()
+    for number, line in enumerate(source.split("\n"), start=1):
+        hidden = {"### BEGIN HIDDEN TESTS": True, "### END HIDDEN TESTS": False}.get(
+            line.strip(), hidden)
+        if hidden:
+            lines.add(number)
+    before = source.rpartition(GENERATED_END)[0]
+    skip = before.count("\n") if before else 0
+    body = source[len(before):]
+    for node in ast.walk(ast.parse(body)):
+        if isinstance(node, ast.Assert) and node.lineno + skip in lines:
+            yield node
+
+
+def _expected_literals(node: ast.Assert) -> set[str]:
+    """The digit runs of every number and string literal in the assert's condition."""
+    found = set()
+    for part in ast.walk(node.test):
+        if isinstance(part, ast.Constant) and not isinstance(part.value, bool):
+            if isinstance(part.value, (int, float, str)):
+                found |= set(re.findall(r"\d+", str(part.value)))
+    return found
+
+
+def message_problem(node: ast.Assert, lesson: str) -> str:
+    """Why a hidden assert's message does not name its kind of case in words, or ""."""
+    msg = node.msg
+    if isinstance(msg, ast.Constant) and isinstance(msg.value, str):
+        if re.search(r"\w\(|==|\[", msg.value):
+            return f"message {msg.value!r} holds code"
+        if not re.search(r"[a-z]{3}", msg.value):
+            return f"message {msg.value!r} names no case"
+        leaked = set(re.findall(r"\d+", msg.value)) & _expected_literals(node)
+        return f"message {msg.value!r} holds the expected {sorted(leaked)}" if leaked else ""
+    if isinstance(msg, ast.JoinedStr):
+        if any(isinstance(p, ast.FormattedValue) and isinstance(p.value, ast.Name)
+               and p.value.id in cases.LABELS for p in msg.values):
+            return ""  # the label of a table of named cases
+        text = "".join(p.value if isinstance(p, ast.Constant) else "(x)" for p in msg.values)
+        if lesson in cases.BY_INPUTS and CALL_MESSAGE.match(text.replace("(x)(x)", "(x)")):
+            return ""  # named from its inputs (cases.overlap_case)
+        return f"f-string message {ast.unparse(msg)} names no case"
+    return "no message" if msg is None else f"message {ast.unparse(msg)} is not a string"
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_every_hidden_assert_names_its_case_without_its_values(lesson):
+    nb = nbformat.read(lesson_notebook(lesson), as_version=4)
+    problems, count = [], 0
+    for cell in nb.cells:
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id", "")
+        if not (grade_id.startswith("test_") and grade_id.endswith(("_hidden", "_examples"))):
+            continue
+        for node in _hidden_asserts(cell.source):
+            count += 1
+            if problem := message_problem(node, lesson):
+                problems.append(f"{grade_id} line {node.lineno}: {problem}")
+    assert count and not problems, problems
+
+
+@pytest.mark.parametrize("code, problem", [
+    ("assert f(1) == [7]\n", "no message"),
+    ("assert f(1) == [7], 'a text of 7 units'\n", "holds the expected ['7']"),
+    ("assert f(1) == 'x7y', 'case 7'\n", "holds the expected ['7']"),
+    ("assert f(1) == [7], 'f(1) == [7]'\n", "holds code"),
+    ("assert f(1) == [7], '...'\n", "names no case"),
+    ("assert f(a) == w, f'f({a}) is wrong'\n", "names no case"),
+    ("assert f(1) == [7], 'a text of 2 units'\n", ""),
+    ("assert f(a) == w, f'f: {label}'\n", ""),
+])
+def test_the_message_check_sees_a_missing_case_or_a_leaked_value(code, problem):
+    node = ast.parse(code).body[0]
+    got = message_problem(node, "01-units")
+    assert (problem in got) if problem else got == "", got
+    assert message_problem(ast.parse("assert f(a) == w, f'chunk_starts{a} is wrong'\n").body[0],
+                           "03-overlap") == ""
 
 
 def test_unsaved_cells_counts_code_run_after_the_last_save_and_not_in_the_file():
