@@ -2,9 +2,9 @@
 --jobs N`` on this machine and ``--scheduler`` on a Dask cluster; a run resumes by content hash
 and reports its progress.
 
-One small class of lesson 3 (the reference solution, a wrong solution, a submission whose
-kernel dies, one that loops forever, one with its test cells rewritten, and a correct one that
-sleeps in an answer cell) is autograded three times from the same release: with ``--jobs 1``
+One small class of lesson 3 (the reference solution, a submission whose kernel dies, one that
+loops forever, one with a wrong answer and its test cells rewritten to pass, and a correct one
+that sleeps in an answer cell) is autograded three times from the same release: with ``--jobs 1``
 (the serial path, in this process), with ``--jobs 2`` (two grading processes) and on a Dask
 ``LocalCluster`` of two worker processes on loopback. Only this process writes gradebook.db.
 Every cell's score, comment and manual-grading flag, every run event and every review item
@@ -35,7 +35,6 @@ from tests.nbgrading import (
     require_sandbox,
     set_cells,
     submit,
-    wrong_module,
 )
 from tools.grading import cli, export, pipeline, progress
 
@@ -49,7 +48,6 @@ def make_class(root) -> list[str]:
     """Place the class's submissions in ``root``; return the student ids."""
     source = nbformat.read(lesson_notebook(LESSON), as_version=4)
     submit(root, "alice", LESSON, source)
-    submit(root, "range-bug", LESSON, set_cells(source, wrong_module(LESSON).WRONG["range_bug"][0]))
     for name in ADVERSARIAL:
         case = next(c for c in cases.CASES if c.name == name)
         submit(root, name.replace("_", "-"), LESSON, cases.build(case, source))
@@ -204,16 +202,19 @@ def test_a_second_run_skips_what_is_unchanged_and_force_grades_again(runs, capsy
     said = capsys.readouterr().out
     assert f"{len(runs['students'])} submission(s) already graded and unchanged" in said
     assert outcome(course) == before
-    # a changed notebook is graded again, alone; --force grades it again even unchanged
+    # a changed notebook is graded again, alone; --force grades again what has not changed
     source = nbformat.read(lesson_notebook(LESSON), as_version=4)
-    submit(course.root, "range-bug", LESSON, source)
-    results = pipeline.autograde(course, [LESSON], jobs=2, resume=True, echo=lambda *_: None,
+    submit(course.root, "edited-tests", LESSON, source)
+    results = pipeline.autograde(course, [LESSON], jobs=1, resume=True, echo=lambda *_: None,
                                  timeout=int(TIMEOUT))
-    assert [(r.student, r.status) for r in results] == [("range-bug", "graded")]
-    assert pipeline.scores(course, LESSON)["range-bug"] == pipeline.scores(course, LESSON)["alice"]
-    again = pipeline.autograde(course, [LESSON], ["alice"], jobs=1, resume=False,
-                               echo=lambda *_: None)
-    assert [(r.student, r.status) for r in again] == [("alice", "graded")]
+    assert [(r.student, r.status) for r in results] == [("edited-tests", "graded")]
+    scores = pipeline.scores(course, LESSON)
+    assert scores["edited-tests"] == scores["alice"]
+    capsys.readouterr()
+    assert cli.main(["autograde", "--course", str(course.root), "--jobs", "1", "--student",
+                     "alice", "--force"]) == 0
+    said = capsys.readouterr().out
+    assert f"{LESSON} alice: graded" in said and "unchanged" not in said
 
 
 @pytest.mark.slow
