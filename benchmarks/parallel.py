@@ -126,6 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--timeout", type=int, default=None, help="seconds per cell (course: 10)")
     ap.add_argument("--json", type=Path, default=None)
+    ap.add_argument("--keep", action="store_true", help="keep the two course folders")
     opts = ap.parse_args(argv)
     from tests.nbgrading import lessons as all_lessons
     from tests.nbgrading import new_course
@@ -140,13 +141,18 @@ def main(argv: list[str] | None = None) -> int:
         two = tmp / "course-jobs"
         shutil.copytree(one, two)
         runs = [measure(one, 1, opts.timeout), measure(two, opts.jobs, opts.timeout)]
-        same = all(pipeline.scores(pipeline.Course(one), lesson) ==
-                   pipeline.scores(pipeline.Course(two), lesson) for lesson in lessons)
+        differ = sorted(
+            (lesson, student) for lesson in lessons
+            for student, score in pipeline.scores(pipeline.Course(one), lesson).items()
+            if pipeline.scores(pipeline.Course(two), lesson).get(student) != score)
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        if opts.keep:
+            print("course folders kept in", tmp)
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
     out = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
            "cores": os.cpu_count(), "students": opts.students, "lessons": lessons,
-           "submissions": n, "runs": runs, "same_scores": same,
+           "submissions": n, "runs": runs, "scores_that_differ": differ,
            "throughput_ratio": round(runs[1]["submissions_per_minute"]
                                      / runs[0]["submissions_per_minute"], 2)}
     print(json.dumps(out, indent=1))
