@@ -20,18 +20,19 @@ import contextlib
 import os
 import shutil
 import socket
+import sqlite3
 import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from nbgrader.api import Gradebook
 from nbgrader.converters import Autograde
 
 from . import execute, pipeline
 
-CELL_KINDS = ("grade_cell", "solution_cell", "task_cell", "source_cell")
+# nbgrader 0.9.6's tables that hold students' work (the rest defines the lessons)
+STUDENT_TABLES = ("grade", "comment", "submitted_notebook", "submitted_assignment", "student")
 _LOCK = threading.Lock()  # one submission at a time per process (the sandbox sets os.environ)
 _BOXES: dict[bool, dict] = {}
 _STACK = contextlib.ExitStack()
@@ -74,22 +75,23 @@ def _write_files(folder: Path, files: dict[str, bytes]) -> None:
 
 
 def template_gradebook(course: pipeline.Course, lesson: str) -> bytes:
-    """A gradebook holding only ``lesson``'s assignment, notebooks and cells (in the course's
-    order, which nbgrader's cell restoring follows), and no student."""
+    """A copy of the course's gradebook without its students (their submissions, grades and
+    comments): the lessons' notebooks and cells only, in the course's order, which nbgrader's
+    cell restoring follows. ``lesson`` must be in it (``tools/grade.py release``)."""
+    with course.gradebook() as gb:
+        gb.find_assignment(lesson)  # MissingEntry if the lesson was never released
     with tempfile.TemporaryDirectory(prefix="cg-book-") as tmp:
         path = Path(tmp) / "gradebook.db"
-        course_id = course.config().CourseDirectory.get("course_id", "")
-        with course.gradebook() as src, Gradebook(f"sqlite:///{path}", course_id) as dst:
-            assignment = src.find_assignment(lesson)
-            dst.update_or_create_assignment(lesson, duedate=assignment.duedate)
-            for nb in assignment.notebooks:
-                dst.update_or_create_notebook(nb.name, lesson)
-                for kind in CELL_KINDS:
-                    for cell in getattr(nb, kind + "s"):
-                        info = {k: v for k, v in cell.to_dict().items()
-                                if k not in ("id", "name", "notebook", "assignment")}
-                        getattr(dst, f"update_or_create_{kind}")(cell.name, nb.name, lesson,
-                                                                  **info)
+        src = sqlite3.connect(f"file:{course.root / 'gradebook.db'}?mode=ro", uri=True)
+        dst = sqlite3.connect(path)
+        try:
+            src.backup(dst)
+            dst.executescript("".join(f"DELETE FROM {table};" for table in STUDENT_TABLES))
+            dst.commit()
+            dst.execute("VACUUM")
+        finally:
+            src.close()
+            dst.close()
         return path.read_bytes()
 
 
