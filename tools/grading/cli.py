@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import collect, export, pipeline
+from . import collect, export, parallel, pipeline, progress
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -20,12 +20,15 @@ USAGE = """\
 python3 tools/grade.py release                 regenerate release/, register lessons in gradebook.db
 python3 tools/grade.py collect PATH            a folder or .zip of submissions -> submitted/
 python3 tools/grade.py autograde [LESSON ...]  autograde every collected submission (sandboxed)
+python3 tools/grade.py status                  how far the running (or last) autograde got
 python3 tools/grade.py feedback [LESSON ...]   feedback/<student>/<lesson>/*.html, no hidden tests
 python3 tools/grade.py export                  exports/grades.csv, grades-by-student.csv, review.md
 python3 tools/grade.py all PATH                all five, in that order
 Options: --course DIR (default: the repository), --no-sandbox, --timeout SECONDS,
---student ID (autograde only these; repeatable). Exit status 1 when a submission could not be
-autograded (every other one still is)."""
+--student ID (autograde only these; repeatable), --jobs N (submissions at once; default: the
+cores), --scheduler tcp://HOST:8786 (a Dask cluster grades them), --force (grade again what is
+already graded and unchanged). Exit status 1 when a submission could not be autograded (every
+other one still is)."""
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -33,13 +36,19 @@ def _parser() -> argparse.ArgumentParser:
                                 usage="python3 tools/grade.py COMMAND [ARGS] [options]",
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("command", choices=["release", "collect", "autograde", "feedback", "export",
-                                       "all"])
+                                       "all", "status"])
     p.add_argument("args", nargs="*", help="PATH for collect/all, lessons otherwise")
     p.add_argument("--course", type=Path, default=ROOT, help="course folder")
     p.add_argument("--no-sandbox", action="store_true",
                    help="run student code unconfined (only where bubblewrap cannot run)")
     p.add_argument("--timeout", type=int, default=None, help="seconds per cell")
     p.add_argument("--student", action="append", default=None, help="autograde only this id")
+    p.add_argument("--jobs", type=int, default=None,
+                   help="submissions autograded at once (default: the number of cores)")
+    p.add_argument("--scheduler", default=None,
+                   help="address of a Dask scheduler (tcp://HOST:8786) whose workers autograde")
+    p.add_argument("--force", action="store_true",
+                   help="autograde again submissions already graded and unchanged")
     return p
 
 
@@ -47,6 +56,12 @@ def main(argv: list[str] | None = None) -> int:
     opts = _parser().parse_args(argv)
     course = pipeline.Course(opts.course)
     cmd, args = opts.command, opts.args
+    if cmd == "status":
+        print("\n".join(progress.status(course.exports / "progress.json")))
+        return 0
+    if opts.jobs is not None and opts.jobs < 1:
+        print("--jobs needs a number of 1 or more")
+        return 2
     lessons = None if cmd in ("collect", "all") else (args or None)
     unknown = set(lessons or []) - set(course.lessons())
     if unknown:
@@ -64,8 +79,10 @@ def main(argv: list[str] | None = None) -> int:
         for note in notes:
             print("  note:", note)
     if cmd in ("autograde", "all"):
+        jobs = opts.jobs or parallel.default_jobs()
         results = pipeline.autograde(course, lessons, opts.student, sandboxed=not opts.no_sandbox,
-                                     timeout=opts.timeout)
+                                     timeout=opts.timeout, jobs=jobs, scheduler=opts.scheduler,
+                                     resume=not opts.force)
         graded = [r for r in results if r.status == "graded"]
         failed = [f"{r.student}/{r.lesson}" for r in results if r.status == "failed"]
         if graded:

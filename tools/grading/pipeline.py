@@ -14,6 +14,7 @@ Example: ``autograde(Course(Path(".")), ["03-overlap"])`` -> one result per subm
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
 import json
 import logging
@@ -104,6 +105,7 @@ class Result:
     seconds: float = 0.0
     events: list = field(default_factory=list)
     error: str = ""
+    hash: str = ""  # submission_hash when it was autograded
 
 
 def run(converter, cfg: Config, assignment: str, student: str = "*", log: Path | None = None,
@@ -210,37 +212,112 @@ def _zero_missing(course: Course, lesson: str, student: str) -> None:
         gb.db.commit()
 
 
+def submission_hash(course: Course, lesson: str, student: str) -> str:
+    """sha256 of what a grade depends on: the submission folder's files and the lesson's source
+    notebook (its tests). A resumed run skips a submission whose hash has not changed."""
+    digest = hashlib.sha256(course.notebook(lesson).read_bytes())
+    folder = course.root / "submitted" / student / lesson
+    for path in sorted(folder.rglob("*")):
+        if path.is_file():
+            digest.update(str(path.relative_to(folder)).encode() + b"\0")
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def _unchanged(course: Course, status: dict, lesson: str, student: str, digest: str) -> bool:
+    st = status.get(f"{lesson}/{student}", {})
+    return st.get("status") == "graded" and st.get("hash") == digest and \
+        (course.root / "autograded" / student / lesson / course.notebook(lesson).name).exists()
+
+
 def autograde(course: Course, lessons: list[str] | None = None,
               students: list[str] | None = None, *, sandboxed: bool = True,
-              timeout: int | None = None, echo=print) -> list[Result]:
-    """Autograde every collected submission (or the given ones), one at a time."""
-    results = []
+              timeout: int | None = None, echo=print, jobs: int = 1,
+              scheduler=None, resume: bool = False) -> list[Result]:
+    """Autograde every collected submission (or the given ones).
+
+    ``jobs`` submissions at once (each in its own process, sandbox and kernel), or each as a
+    task on the Dask cluster ``scheduler``; either way only this process writes gradebook.db.
+    With ``resume``, a submission already graded whose hash (``submission_hash``) has not
+    changed is skipped. Returns what this run did, in the order it finished.
+    """
+    from . import parallel, progress, record  # they import this module
+
+    results: list[Result] = []
     (course.exports / "logs").mkdir(parents=True, exist_ok=True)
-    with kernel_sandbox(sandboxed, course.exports / "logs" / "kernels.log") as box:
-        cfg = grading_config(course, box, timeout)
-        for lesson in lessons or course.lessons():
-            expected = course.notebook(lesson).name
-            for student in students or course.students(lesson):
-                folder = course.root / "submitted" / student / lesson
-                if not folder.is_dir():
-                    continue
-                if not (folder / expected).exists():
-                    _zero_missing(course, lesson, student)
-                    results.append(Result(lesson, student, "missing notebook",
-                                          error=f"no {expected} in {folder}"))
-                    echo(f"{lesson} {student}: missing notebook ({expected})")
-                    continue
-                start = time.monotonic()
-                ok = run(Autograde, cfg, lesson, student, force=True, create_student=True,
-                         log=course.exports / "logs" / lesson / f"{student}.log")
-                events = execute.EVENTS.pop((student, lesson), [])
-                res = Result(lesson, student, "graded" if ok else "failed",
-                             round(time.monotonic() - start, 2), events,
-                             "" if ok else f"see exports/logs/{lesson}/{student}.log")
-                results.append(res)
-                echo(f"{lesson} {student}: {res.status} in {res.seconds:.1f} s"
-                     + (f" ({len(events)} events)" if events else ""))
-    _save_status(course, results)
+    status = load_status(course) if resume else {}
+    todo, hashes, skipped = [], {}, 0
+    for lesson in lessons or course.lessons():
+        expected = course.notebook(lesson).name
+        for student in students or course.students(lesson):
+            folder = course.root / "submitted" / student / lesson
+            if not folder.is_dir():
+                continue
+            if not (folder / expected).exists():
+                _zero_missing(course, lesson, student)
+                results.append(Result(lesson, student, "missing notebook",
+                                      error=f"no {expected} in {folder}"))
+                echo(f"{lesson} {student}: missing notebook ({expected})")
+                continue
+            digest = submission_hash(course, lesson, student)
+            if resume and _unchanged(course, status, lesson, student, digest):
+                skipped += 1
+                continue
+            todo.append((lesson, student))
+            hashes[(lesson, student)] = digest
+    if skipped:
+        echo(f"{skipped} submission(s) already graded and unchanged: skipped (--force "
+             "grades them again)")
+    how = (f"Dask scheduler {scheduler}" if scheduler is not None
+           else f"{jobs} job(s)" if jobs > 1 else "serial")
+    tracker = progress.Tracker(course.exports / "progress.json", len(todo), skipped, echo, how)
+    last_save = time.monotonic()
+
+    def finish(res: Result) -> None:
+        nonlocal last_save
+        res.hash = hashes[(res.lesson, res.student)]
+        results.append(res)
+        tracker.add(f"{res.lesson} {res.student}: {res.status} in {res.seconds:.1f} s"
+                    + (f" ({len(res.events)} events)" if res.events else ""),
+                    failed=res.status == "failed")
+        if time.monotonic() - last_save > 10:  # an interrupted run keeps what it did
+            _save_status(course, results)
+            last_save = time.monotonic()
+
+    finished = False
+    try:
+        if scheduler is None and jobs <= 1:
+            with kernel_sandbox(sandboxed, course.exports / "logs" / "kernels.log") as box:
+                cfg = grading_config(course, box, timeout)
+                for lesson, student in todo:
+                    start = time.monotonic()
+                    ok = run(Autograde, cfg, lesson, student, force=True, create_student=True,
+                             log=course.exports / "logs" / lesson / f"{student}.log")
+                    events = execute.EVENTS.pop((student, lesson), [])
+                    finish(Result(lesson, student, "graded" if ok else "failed",
+                                  round(time.monotonic() - start, 2), events,
+                                  "" if ok else f"see exports/logs/{lesson}/{student}.log"))
+        else:
+            if sandboxed and (why := sandbox.probe()):
+                raise SystemExit(f"cannot sandbox student code: {why}.\nInstall it, or pass "
+                                 "--no-sandbox to run student code with your own rights.")
+            cfg = course.config()
+            payloads = (parallel.local(course, todo, jobs, timeout, sandboxed)
+                        if scheduler is None else
+                        parallel.dask(course, todo, scheduler, timeout, sandboxed,
+                                      keys={k: f"autograde-{k[0]}-{k[1]}-{h[:12]}"
+                                            for k, h in hashes.items()}))
+            for payload in payloads:
+                ok = record.record(course, cfg, payload)
+                lesson, student = payload["lesson"], payload["student"]
+                finish(Result(lesson, student, "graded" if ok else "failed",
+                              payload["seconds"], payload["events"],
+                              "" if ok else payload.get("error")
+                              or f"see exports/logs/{lesson}/{student}.log"))
+        finished = True
+    finally:
+        tracker.close(finished)
+        _save_status(course, results)
     return results
 
 
