@@ -13,12 +13,11 @@ Leaves out: assertions; the tests decide what a score should be.
 
 from __future__ import annotations
 
-import atexit
-import functools
+import fcntl
 import importlib
+import os
+import pickle
 import re
-import shutil
-import tempfile
 from pathlib import Path
 
 import nbformat
@@ -137,12 +136,29 @@ def forms_of(functions: list[str], first: int = 0) -> dict[str, str]:
 
 
 
-@functools.cache
-def graded_class(lesson: str) -> dict:
-    """Autograde every kind of submission of ``lesson`` once; what the tests read."""
-    tmp = Path(tempfile.mkdtemp(prefix=f"class-{lesson}-"))
-    atexit.register(shutil.rmtree, tmp, ignore_errors=True)
-    course = new_course(tmp, [lesson])
+def graded_class(lesson: str, tmp_path_factory) -> dict:
+    """What the tests read of ``lesson``'s one autograde run, built once per test session.
+
+    pytest-xdist may send the tests of one lesson to both workers, so the run is shared through
+    the session's temporary folder (common to the workers) under a file lock: the first worker
+    grades, the other waits and reads its results.
+    """
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    results = shared / f"class-{lesson}.pickle"
+    with open(shared / f"class-{lesson}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not results.exists():
+            data = _grade_class(lesson, shared / f"class-{lesson}")
+            results.write_bytes(pickle.dumps(data))
+        data = pickle.loads(results.read_bytes())
+    return {**data, "wrong": wrong_module(lesson)}
+
+
+def _grade_class(lesson: str, folder: Path) -> dict:
+    """Autograde every kind of submission of ``lesson`` in ``folder``; picklable results."""
+    folder.mkdir()
+    course = new_course(folder, [lesson])
     nbgrader("generate_assignment", lesson, "--force", cwd=course)
     source = nbformat.read(lesson_notebook(lesson), as_version=4)
     blank = nbformat.read(lesson_notebook(lesson, course / "release"), as_version=4)
@@ -181,5 +197,5 @@ def graded_class(lesson: str) -> dict:
             printed[kind, gid] = "".join(o.get("text", "") for o in cell.get("outputs", [])
                                          if o.get("output_type") == "stream")
     return {"lesson": lesson, "course": course, "scores": scores(course, lesson),
-            "max": max_scores(source), "wrong": wrong, "log": proc.stdout + proc.stderr,
+            "max": max_scores(source), "log": proc.stdout + proc.stderr,
             "items": items, "grid": grid, "forms": forms, "printed": printed}

@@ -24,8 +24,8 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="module", params=[
     pytest.param(lesson, marks=pytest.mark.xdist_group(lesson)) for lesson in lessons()])
-def graded(request):
-    return graded_class(request.param)
+def graded(request, tmp_path_factory):
+    return graded_class(request.param, tmp_path_factory)
 
 
 def test_the_grid_covers_every_kind_of_answer(graded):
