@@ -105,6 +105,14 @@ def parse(source: str) -> ast.Module:
     return ast.parse(TransformerManager().transform_cell(source))
 
 
+def _cell_tree(source: str) -> ast.Module | None:
+    """The syntax tree of a cell with its hidden-test markers removed; None if it does not parse."""
+    try:
+        return parse(source.replace("### BEGIN HIDDEN TESTS", "")
+                     .replace("### END HIDDEN TESTS", ""))
+    except SyntaxError:
+        return None
+
 def _loops(tree: ast.Module) -> set[int]:
     """ids of the nodes inside a loop or a comprehension (where a call can search for answers)."""
     inside: set[int] = set()
@@ -281,10 +289,8 @@ def notebook_imports(nb) -> dict[str, str]:
     for cell in nb.cells:
         if cell.cell_type != "code":
             continue
-        try:
-            tree = parse(cell.source.replace("### BEGIN HIDDEN TESTS", "")
-                         .replace("### END HIDDEN TESTS", ""))
-        except SyntaxError:
+        tree = _cell_tree(cell.source)
+        if tree is None:
             continue
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and \
@@ -301,10 +307,8 @@ def test_helper_names(source_nb) -> set[str]:
         meta = cell.metadata.get("nbgrader", {})
         if cell.cell_type != "code" or not meta.get("grade") or meta.get("solution"):
             continue
-        try:
-            tree = parse(cell.source.replace("### BEGIN HIDDEN TESTS", "")
-                         .replace("### END HIDDEN TESTS", ""))
-        except SyntaxError:
+        tree = _cell_tree(cell.source)
+        if tree is None:
             continue
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("chunklib"):
