@@ -1,7 +1,7 @@
 """The course's one comparison rule for answers, and what to say when only the type is off.
 
 ``same(answer, expected)`` is the rule every hidden test applies (tools/sync_hidden.py copies
-its source into the notebooks as ``_same``) and the rule ``chunklib.selfcheck`` applies, so a
+its source into the notebooks as ``_same``) and the rule ``chunklib.course.selfcheck`` applies, so a
 self-check that says "Right" always means the point. Types count: a list is not a tuple, True
 is not 1, 6.0 is not 6, and an object whose ``__eq__`` always says True never passes. Floats
 are equal within 1e-9, relative to the expected value (absolute below 1).

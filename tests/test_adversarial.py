@@ -222,38 +222,41 @@ ROUTES = {
     "from sys import modules\nm = modules['x']": "sys.modules",
     "import chunklib\nf = getattr(chunklib.windows, 'str' + 'ide')": "getattr",
     "name = 'chunklib.windows'": "'chunklib.windows' in a string",
-    "from chunklib.quiz import questions\nq1 = questions('overlap')[0].answer": "questions",
+    "from chunklib.course.quiz import questions\nq1 = questions('overlap')[0].answer": "questions",
     "from chunklib.course.units import QUIZ": "QUIZ",
     "from chunklib.course.units import CHECKS": "CHECKS",
-    "from chunklib.selfcheck import verdict": "verdict",
-    "from chunklib.selfcheck import check\ng = check.__globals__": "check.__globals__",
-    "from chunklib.selfcheck import check\nspy = [check]": "other than by calling it",
-    "from chunklib.selfcheck import check\nx = [check('u.ex1', i) for i in range(9)]": "loop",
-    "from chunklib.grade import grade_me\nfor _ in range(3):\n    grade_me()": "loop",
-    "from chunklib.grade import grade_me\ng = grade_me": "other than by calling it",
-    "import chunklib.grade\nchunklib.grade.grade_me()": "imports chunklib.grade",
-    "f = explain": "explain, which the notebook imported from chunklib.quiz",
+    "from chunklib.course.selfcheck import verdict": "verdict",
+    "from chunklib.course.selfcheck import check\ng = check.__globals__": "check.__globals__",
+    "from chunklib.course.selfcheck import check\nspy = [check]": "other than by calling it",
+    "from chunklib.course.selfcheck import check\nx = [check('u.ex1', i) for i in range(9)]":
+        "loop",
+    "from chunklib.course.grade import grade_me\nfor _ in range(3):\n    grade_me()": "loop",
+    "from chunklib.course.grade import grade_me\ng = grade_me": "other than by calling it",
+    "import chunklib.course.grade\nchunklib.course.grade.grade_me()":
+        "imports chunklib.course.grade",
+    "f = explain": "explain, which the notebook imported from chunklib.course.quiz",
 }
 
 
 @pytest.mark.parametrize("code", ROUTES, ids=range(len(ROUTES)))
 def test_the_scan_flags_every_route_to_chunklib(code):
-    found = scan.scan_source(code, helpers={"_same"}, notebook={"explain": "chunklib.quiz.explain"})
+    found = scan.scan_source(code, helpers={"_same"},
+                             notebook={"explain": "chunklib.course.quiz.explain"})
     routes = " ".join(detail for category, detail, _ in found if category == "chunklib")
     assert ROUTES[code] in routes, found
 
 
 @pytest.mark.parametrize("code", [
-    "from chunklib.selfcheck import check\ncheck('overlap.ex1_stride', 150)",
+    "from chunklib.course.selfcheck import check\ncheck('overlap.ex1_stride', 150)",
     "quiz_widget('overlap')",
-    "from chunklib.grade import grade_me\ngrade_me()",
-    "from chunklib.grade import grade_me\ngrade_me('03-overlap')",
+    "from chunklib.course.grade import grade_me\ngrade_me()",
+    "from chunklib.course.grade import grade_me\ngrade_me('03-overlap')",
     "def span_iou(r, e):\n    return union_length(e) / 2",  # a helper the intro offers
     "import math\nclass Box:\n    size = 3\nprint(getattr(Box, 'size'), math.ceil(2.5))",
     "note = 'see chunklib for the reference'",
 ])
 def test_the_scan_leaves_the_learner_tools_and_plain_code_alone(code):
-    notebook = {"quiz_widget": "chunklib.quiz.quiz_widget"}
+    notebook = {"quiz_widget": "chunklib.widgets.quiz.quiz_widget"}
     assert scan.scan_source(code, helpers={"_same", "check"}, notebook=notebook) == []
 
 

@@ -1,11 +1,12 @@
-"""The lesson-2 comparison (chunklib.compare_plot) while nbgrader autogrades: the numbers and
+"""The lesson-2 comparison (chunklib.widgets.compare_plot) while nbgrader autogrades: the numbers
+and
 the table as always, no plot, and matplotlib never imported. (The comparison's content is
 tested in tests/test_widgets_boundaries.py.)"""
 
 
 from chunklib.boundaries import compare_strategies
-from chunklib.compare_plot import compare, compare_sizes
 from chunklib.widgets.boundaries import load_passage
+from chunklib.widgets.compare_plot import compare, compare_sizes
 
 
 def test_autograde_keeps_the_numbers_and_the_table_but_draws_no_plot(monkeypatch):

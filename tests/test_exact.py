@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from chunklib import selfcheck
+from chunklib.course import selfcheck
 from chunklib.exact import same, type_advice
 
 

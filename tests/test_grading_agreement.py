@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from chunklib import selfcheck
+from chunklib.course import selfcheck
 from chunklib.exact import same
 from tests.graded_class import KINDS, _expected, graded_class
 from tests.nbgrading import lessons

@@ -120,7 +120,7 @@ def test_collect_zip_keeps_every_path_inside_the_course(course, tmp_path):
     ("import builtins\nbuiltins.len = lambda x: 0", "builtins"),
     ("type = lambda x: object", "builtins"),
     ("_same = lambda a, b: True", "test-helpers"),
-    ("import chunklib.selfcheck\nchunklib.selfcheck.check = print", "test-helpers"),
+    ("import chunklib.course.selfcheck\nchunklib.course.selfcheck.check = print", "test-helpers"),
     ("import os\nos._exit(0)", "exit"),
     ("from os import _exit as leave\nleave(0)", "exit"),
     ("import importlib\nm = importlib.import_module('chunklib.windows')", "chunklib"),
@@ -140,7 +140,7 @@ def test_scan_flags(code, category):
 @pytest.mark.parametrize("code", [
     "import math\ndef f(n):\n    return [min(n, 3) for type in range(2)]",
     "def chunk_starts(n, size, overlap):\n    starts = []\n    return starts",
-    "from chunklib.selfcheck import check\ncheck('x', 1)",
+    "from chunklib.course.selfcheck import check\ncheck('x', 1)",
     "class P:\n    def __eq__(self, other):\n        return self.x == other.x",
     "note = 'chunklib writes spans'\nprint(note)",
 ])

@@ -1,4 +1,4 @@
-"""Cached-frame redraws (chunklib.layers) and the explorers' autograde mode."""
+"""Cached-frame redraws (chunklib.widgets.layers) and the explorers' autograde mode."""
 
 import io
 import os
@@ -8,10 +8,10 @@ import sys
 import pytest
 from PIL import Image
 
-from chunklib.layers import Layers, canvas_png
-from chunklib.plotting import PALETTE, interval_bars, interval_frame
 from chunklib.widgets.common import autograding, not_drawn
+from chunklib.widgets.layers import Layers, canvas_png
 from chunklib.widgets.overlap import OverlapExplorer, overlap_explorer
+from chunklib.widgets.plotting import PALETTE, interval_bars, interval_frame
 
 
 def pixels(png: bytes) -> bytes:
@@ -100,7 +100,7 @@ LESSON_CALLS = [
     "from chunklib.widgets.structure import structure_explorer as f; f()",
     "from chunklib.widgets.lifecycle import lifecycle_explorer as f; f()",
     "from chunklib.widgets.evaluation import evaluation_explorer as f; f()",
-    "from chunklib.compare_plot import compare, compare_sizes; "
+    "from chunklib.widgets.compare_plot import compare, compare_sizes; "
     "assert compare(size=300).png == b''; compare_sizes()",
     "import chunklib.course.units, chunklib.course.boundaries, chunklib.course.overlap, "
     "chunklib.course.structure, chunklib.course.lifecycle, chunklib.course.evaluation",
@@ -118,7 +118,7 @@ def test_autograde_mode_never_imports_matplotlib(call):
 
 @pytest.mark.parametrize("module", ["chunklib.widgets." + m for m in (
     "overlap", "units", "boundaries", "structure", "lifecycle", "evaluation")] + [
-    "chunklib.compare_plot", "chunklib.course.boundaries"])
+    "chunklib.widgets.compare_plot", "chunklib.course.boundaries"])
 def test_importing_a_module_does_not_import_matplotlib(module):
     env = {k: v for k, v in os.environ.items() if k != "NBGRADER_EXECUTION"}
     out = subprocess.run([sys.executable, "-c", f"import sys, {module}; "

@@ -1,4 +1,5 @@
-"""The lesson-6 evaluation explorer through chunklib.layers: pictures that do not depend on the
+"""The lesson-6 evaluation explorer through chunklib.widgets.layers: pictures that do not depend on
+the
 path of slider moves, frames drawn once per key, and autograde mode (no explorer, no
 matplotlib)."""
 

@@ -1,4 +1,5 @@
-"""The lesson-4 and lesson-5 explorers on cached frames (chunklib.layers): the picture does not
+"""The lesson-4 and lesson-5 explorers on cached frames (chunklib.widgets.layers): the picture does
+not
 depend on the path taken, the caches are bounded and give what a fresh build gives, and
 nothing is drawn (nor matplotlib imported) while nbgrader autogrades."""
 

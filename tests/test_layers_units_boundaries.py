@@ -1,4 +1,4 @@
-"""The lesson-1 units and lesson-2 boundaries explorers on cached frames (chunklib.layers):
+"""The lesson-1 units and lesson-2 boundaries explorers on cached frames (chunklib.widgets.layers):
 pictures independent of the path taken, frames rendered once per key, autograde mode."""
 
 import io

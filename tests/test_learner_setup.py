@@ -422,8 +422,8 @@ def test_widget_helpers_send_nothing_outside_a_kernel(capsys):
 
 
 def test_plot_image_carries_its_alt_text_as_a_synced_tooltip():
-    from chunklib.plotting import new_figure
     from chunklib.widgets.common import PlotImage, png_view, refresh_png
+    from chunklib.widgets.plotting import new_figure
 
     img = png_view(new_figure(), alt="Plot of nothing")
     assert isinstance(img, PlotImage) and img.tooltip == "Plot of nothing"

@@ -15,7 +15,7 @@ import pytest
 import chunklib
 from chunklib.budgets import minilm_reads, prefix_end, spans_of, units_within
 from chunklib.course import units as course
-from chunklib.quiz import questions
+from chunklib.course.quiz import questions
 from chunklib.sentences import split_sentences
 from chunklib.tokens import (
     MINILM_MAX_SEQ_LENGTH,

@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chunklib import quiz, selfcheck
 from chunklib.boundaries import (
     DEFAULT_SEPARATORS,
     boundary_quality,
@@ -20,7 +19,8 @@ from chunklib.boundaries import (
     split_text,
 )
 from chunklib.course import boundaries as lesson
-from chunklib.quiz import questions
+from chunklib.course import quiz, selfcheck
+from chunklib.course.quiz import questions
 from chunklib.sentences import paragraph_spans, split_sentences
 from chunklib.tokens import wordpiece_count
 from chunklib.units import cut_sentences

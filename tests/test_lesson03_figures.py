@@ -5,8 +5,8 @@ import pytest
 
 from chunklib import windows as w
 from chunklib.course import overlap
+from chunklib.course.quiz import questions
 from chunklib.intervals import duplication_ratio
-from chunklib.quiz import questions
 from tests.nbgrading import lesson_notebook
 
 #: The quiz as the notebook states it (rendered by tools/sync_quiz.py).

@@ -4,10 +4,10 @@ import nbformat
 import pytest
 
 from chunklib.course import lifecycle as cl
+from chunklib.course.quiz import questions
 from chunklib.fixture import load_source, load_sources
 from chunklib.index import ChunkIndex
 from chunklib.lifecycle import FakeEmbedder, rename_heading, update
-from chunklib.quiz import questions
 from chunklib.structure import DEFAULT_OVERLAP, DEFAULT_SIZE, structure_chunks
 from chunklib.widgets.lifecycle import LifecycleExplorer
 from tests.nbgrading import lesson_notebook

@@ -74,7 +74,7 @@ def test_chapter_reference_code_runs_and_states_chunklib_figures():
 
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_quiz_markdown_matches_chunklib(lesson):
-    from chunklib.quiz import questions
+    from chunklib.course.quiz import questions
 
     nb = nbformat.read(lesson_notebook(lesson), as_version=4)
     module = lesson.split("-", 1)[1].replace("-", "_")

@@ -14,7 +14,7 @@ from collections import Counter
 import nbformat
 import pytest
 
-from chunklib.quiz import Question, questions
+from chunklib.course.quiz import Question, questions
 from tests.nbgrading import lesson_notebook, lessons
 
 LESSONS = lessons()

@@ -33,7 +33,7 @@ def test_the_quiz_file_and_cells_are_the_render(path: Path):
     lesson = sync_quiz.lesson_of(path)
     quiz = sync_quiz.rendered(lesson)
     assert sync_quiz.quiz_file(lesson).read_text(encoding="utf-8") == sync_quiz.dump(quiz), \
-        f"chunklib/course/quiz/{lesson}.json: run tools/sync_quiz.py"
+        f"chunklib/data/quiz/{lesson}.json: run tools/sync_quiz.py"
     nb = nbformat.read(path, as_version=4)
     cells = {c.metadata.get("nbgrader", {}).get("grade_id"): c for c in nb.cells}
     for number, question in enumerate(quiz, start=1):
@@ -56,7 +56,7 @@ def test_the_check_catches_a_typed_number():
 
 
 def test_explain_reads_the_rendered_quiz_without_importing_the_lesson():
-    code = ("import sys; from chunklib.quiz import explain; explain('evaluation.q1', 'A'); "
+    code = ("import sys; from chunklib.course.quiz import explain; explain('evaluation.q1', 'A'); "
             "print('chunklib.course.evaluation' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=sync_quiz.ROOT).stdout
@@ -64,7 +64,7 @@ def test_explain_reads_the_rendered_quiz_without_importing_the_lesson():
 
 
 def test_an_unknown_lesson_is_a_clear_error():
-    from chunklib.quiz import questions
+    from chunklib.course.quiz import questions
 
     with pytest.raises(ValueError, match="lesson"):
         questions("nope")

@@ -4,8 +4,8 @@ import re
 
 import pytest
 
-from chunklib import quiz, selfcheck
-from chunklib.course import overlap
+from chunklib.course import overlap, quiz, selfcheck
+from chunklib.widgets.quiz import quiz_widget
 
 
 @pytest.mark.parametrize("key", sorted(overlap.CHECKS))
@@ -43,7 +43,7 @@ def test_every_question_explains_every_option():
 
 
 def test_quiz_widget_gives_feedback_on_choice():
-    w = quiz.quiz_widget("overlap")
+    w = quiz_widget("overlap")
     first = w.children[0]
     _prompt, radio, out = first.children
     radio.value = "A"

@@ -1,4 +1,4 @@
-"""Self-grading (``python3 course.py grade``, ``chunklib.grade.grade_me``) end to end.
+"""Self-grading (``python3 course.py grade``, ``chunklib.course.grade.grade_me``) end to end.
 
 Fast: the kinds of case named from assertion messages, a case named (and no expected value)
 by every hidden assert, unsaved-edit detection, lesson names, a
@@ -28,7 +28,7 @@ import pytest
 from nbclient import NotebookClient
 
 import course
-from chunklib import grade as grade_me_module
+from chunklib.course import grade as grade_me_module
 from tests.nbgrading import (
     REPO,
     lesson_notebook,
@@ -197,7 +197,7 @@ def test_unsaved_cells_counts_code_run_after_the_last_save_and_not_in_the_file()
     # run before the save (count <= 4), or saved as run (magics as IPython ran them): nothing
     ran = {1: "x = 0", 3: "x = 1", 5: "get_ipython().run_line_magic('time', 'y = 2')\n"}
     assert selfgrade.unsaved_cells(nb, ran) == 0
-    ran |= {6: "x = 2  ", 7: "x = 2", 8: "from chunklib.grade import grade_me\ngrade_me()"}
+    ran |= {6: "x = 2  ", 7: "x = 2", 8: "from chunklib.course.grade import grade_me\ngrade_me()"}
     assert selfgrade.unsaved_cells(nb, ran) == 1
 
 
@@ -353,7 +353,8 @@ def test_grade_me_in_a_notebook_grades_the_saved_file_and_names_unsaved_edits(
     # the open notebook: stride written and run, never saved; then the one-call grade
     open_nb = nbformat.v4.new_notebook(cells=[
         nbformat.v4.new_code_cell(_answers("03-overlap")["stride"]),
-        nbformat.v4.new_code_cell("from chunklib.grade import grade_me\nstatus = grade_me()\n"
+        nbformat.v4.new_code_cell("from chunklib.course.grade import grade_me\n"
+                                  "status = grade_me()\n"
                                   "assert status == 0")])
     NotebookClient(open_nb, timeout=300, config=kernel_config, resources={
         "metadata": {"path": str(saved.parent)}}).execute()

@@ -189,10 +189,10 @@ def test_x_ticks_are_integers(explorer):
     assert all(float(t).is_integer() for t in explorer.figure.axes[0].get_xticks())
 
 
-# --- the comparison plot (chunklib.compare_plot) ---------------------------------------------
+# --- the comparison plot (chunklib.widgets.compare_plot) ---
 
 def test_compare_states_chunklibs_numbers_in_picture_table_and_alt_text():
-    from chunklib.compare_plot import compare
+    from chunklib.widgets.compare_plot import compare
 
     c = compare(size=300)
     assert c.stats == compare_strategies(load_passage(), 300)
@@ -209,7 +209,7 @@ def test_compare_states_chunklibs_numbers_in_picture_table_and_alt_text():
 
 
 def test_comparison_figure_marks_every_cut_and_reads_without_colour():
-    from chunklib.compare_plot import comparison_figure, strategy_spans
+    from chunklib.widgets.compare_plot import comparison_figure, strategy_spans
 
     text = load_passage()
     fig = comparison_figure(text, 200)
@@ -229,7 +229,7 @@ def test_comparison_figure_marks_every_cut_and_reads_without_colour():
 
 
 def test_compare_sizes_table_and_text():
-    from chunklib.compare_plot import Table, compare_sizes
+    from chunklib.widgets.compare_plot import Table, compare_sizes
 
     table = compare_sizes(sizes=[100, 400])
     assert [row[:3] for row in table.rows] == [
@@ -246,14 +246,14 @@ def test_compare_sizes_table_and_text():
 
 @pytest.mark.parametrize("text", ["", "no separators" * 30, "Same. " * 40])
 def test_compare_renders_any_text(text):
-    from chunklib.compare_plot import compare
+    from chunklib.widgets.compare_plot import compare
 
     c = compare(text, 25)
     assert c.png[:4] == b"\x89PNG" and c.text_length == len(text)
 
 
 def test_compare_draws_no_pyplot_figures_and_checks_arguments():
-    from chunklib.compare_plot import compare, compare_sizes
+    from chunklib.widgets.compare_plot import compare, compare_sizes
 
     before = plt.get_fignums()
     compare(size=150)

@@ -2,8 +2,8 @@
 
 import pytest
 
-from chunklib.plotting import PALETTE, figure_png, interval_figure
 from chunklib.widgets.overlap import OverlapExplorer, overlap_explorer
+from chunklib.widgets.plotting import PALETTE, figure_png, interval_figure
 
 
 def summary_text(e):

@@ -2,7 +2,7 @@
 
 ``chunklib.course.<lesson>.QUIZ`` holds templates: every number is a ``str.format`` field
 (``{stop_complete}``; literal braces doubled) filled from the lesson's ``figures()``. The
-rendered quiz goes to ``chunklib/course/quiz/<lesson>.json`` (read by ``chunklib.quiz``:
+rendered quiz goes to ``chunklib/data/quiz/<lesson>.json`` (read by ``chunklib.course.quiz``:
 ``explain``, the widget), and the Markdown cell with grade id ``quiz_q<N>`` gets question N's
 ``markdown(N)``. Run ``.venv/bin/python tools/sync_quiz.py``, then ``python3 course.py release``;
 tests/test_quiz_render.py fails while a file or a cell differs from its render.
@@ -16,10 +16,10 @@ from pathlib import Path
 
 import nbformat
 
-from chunklib.quiz import Question
+from chunklib.course.quiz import Question
 
 ROOT = Path(__file__).resolve().parents[1]
-QUIZ_DIR = ROOT / "chunklib" / "course" / "quiz"
+QUIZ_DIR = ROOT / "chunklib" / "data" / "quiz"
 
 
 def lesson_of(path: Path) -> str:
@@ -35,7 +35,7 @@ def rendered(lesson: str) -> list[Question]:
 
 
 def dump(quiz: list[Question]) -> str:
-    """The JSON text of a rendered quiz, as committed in ``chunklib/course/quiz/``."""
+    """The JSON text of a rendered quiz, as committed in ``chunklib/data/quiz/``."""
     return json.dumps([q.as_dict() for q in quiz], ensure_ascii=False, indent=1) + "\n"
 
 

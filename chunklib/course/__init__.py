@@ -3,7 +3,7 @@
 One module per lesson (``overlap`` for lesson 3, ...), plus ``reference.md``, the chapter
 reference that every lesson shows word for word (``tools/sync_reference.py`` copies it into
 the notebooks; a test proves every copy is current), and ``quiz/<lesson>.json``, each lesson's
-quiz rendered with its figures by ``tools/sync_quiz.py`` (what ``chunklib.quiz`` reads).
+quiz rendered with its figures by ``tools/sync_quiz.py`` (what ``chunklib.course.quiz`` reads).
 
 Leaves out: lesson prose, which lives in the notebooks.
 """

@@ -23,8 +23,8 @@ from chunklib.boundaries import (
     split_text,
 )
 from chunklib.course import POINTS
-from chunklib.quiz import Question
-from chunklib.selfcheck import Check
+from chunklib.course.quiz import Question
+from chunklib.course.selfcheck import Check
 from chunklib.sentences import paragraph_spans, split_sentences
 from chunklib.tokens import wordpiece_count
 from chunklib.units import cut_sentences

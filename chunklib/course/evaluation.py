@@ -13,10 +13,10 @@ Leaves out: prose; the templates ``notebooks/06-evaluation/prose/*.md`` hold it,
 
 from chunklib.context import merge_hits, pack_context
 from chunklib.course import POINTS
+from chunklib.course.quiz import Question
+from chunklib.course.selfcheck import Check
 from chunklib.evaluation import evidence_complete, span_iou, span_precision, span_recall
 from chunklib.intervals import intersection_length, total_length, union_length
-from chunklib.quiz import Question
-from chunklib.selfcheck import Check
 
 # Predict first: two overlapping windows (size 100, overlap 50) and evidence across their cut.
 PREDICT_SIZE, PREDICT_OVERLAP = 100, 50

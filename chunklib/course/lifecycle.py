@@ -22,13 +22,13 @@ from __future__ import annotations
 
 from chunklib.access import authorized, search
 from chunklib.course import POINTS
+from chunklib.course.quiz import Question
+from chunklib.course.selfcheck import Check
 from chunklib.elements import parse_elements
 from chunklib.fixture import Source, load_source, load_sources
 from chunklib.identity import H
 from chunklib.index import ChunkIndex
 from chunklib.lifecycle import FakeEmbedder, insert_paragraph, plan_update, rename_heading, update
-from chunklib.quiz import Question
-from chunklib.selfcheck import Check
 from chunklib.structure import DEFAULT_SIZE, structure_chunks
 
 MATRIX = ("Deployment Guide", "Environment Matrix")

@@ -12,9 +12,9 @@ Leaves out: prose; the notebook ``notebooks/03-overlap/overlap.ipynb`` and its t
 """
 
 from chunklib.course import POINTS
+from chunklib.course.quiz import Question
+from chunklib.course.selfcheck import Check
 from chunklib.intervals import duplication_ratio
-from chunklib.quiz import Question
-from chunklib.selfcheck import Check
 from chunklib.windows import (
     chunk_lengths,
     chunk_starts,

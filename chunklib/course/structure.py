@@ -17,12 +17,12 @@ import dataclasses
 import hashlib
 
 from chunklib.course import POINTS
+from chunklib.course.quiz import Question
+from chunklib.course.selfcheck import Check
 from chunklib.elements import heading_paths, parse_elements
 from chunklib.fixture import load_source
 from chunklib.intervals import duplication_ratio, total_length, union_length
-from chunklib.quiz import Question
 from chunklib.records import ChunkRecord
-from chunklib.selfcheck import Check
 from chunklib.structure import structure_chunks
 
 # Part 1 data: an outline to read heading paths from (note the skipped level under "Failover

@@ -21,8 +21,8 @@ from statistics import median
 
 from chunklib.budgets import minilm_reads, prefix_end, spans_of, units_within
 from chunklib.course import POINTS
-from chunklib.quiz import Question
-from chunklib.selfcheck import Check
+from chunklib.course.quiz import Question
+from chunklib.course.selfcheck import Check
 from chunklib.sentences import split_sentences
 from chunklib.tokens import (
     MINILM_MAX_SEQ_LENGTH,

@@ -7,7 +7,7 @@ plot. The HTML summary beside the picture states the same facts in words (its te
 alternative): chunks, boundary quality, sentences cut, and the min/median/max chunk length,
 all computed by ``chunklib.boundaries``. Lengths are counted in characters.
 
-The plot redraws through ``chunklib.layers.Layers``: the frame (x axis, labels, legend) is
+The plot redraws through ``chunklib.widgets.layers.Layers``: the frame (x axis, labels, legend) is
 rendered once per text; a move draws only the rows, sentence ends, marks and the y axis over
 it. The chunks and their statistics are computed once per setting (separators, merge, size),
 in a bounded cache. This module holds the explorer, its factory, the passage and the chunk
@@ -36,7 +36,6 @@ from importlib import resources
 import ipywidgets as widgets
 
 from chunklib.boundaries import DEFAULT_SEPARATORS, recursive_split, span_stats, split_text
-from chunklib.layers import Layers
 from chunklib.sentences import split_sentences
 from chunklib.validate import require_int
 from chunklib.widgets.boundaries_plot import (
@@ -54,6 +53,7 @@ from chunklib.widgets.common import (
     set_image,
     summary_html,
 )
+from chunklib.widgets.layers import Layers
 
 SEPARATOR_NAMES = {"\n\n": "blank line \\n\\n", "\n": "line break \\n",
                    ". ": "full stop + space", " ": "space"}

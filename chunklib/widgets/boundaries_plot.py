@@ -2,9 +2,10 @@
 sentence end and an × wherever a chunk ends inside a sentence.
 
 Holds the plot's constants (chunk styles, colours, margins), ``inside_sentence`` (the rule for
-an ×, shared with the explorer's summary, ``chunklib.compare_plot`` and the lesson's
+an ×, shared with the explorer's summary, ``chunklib.widgets.compare_plot`` and the lesson's
 self-checks) and the drawing functions: ``boundaries_frame`` (the cached frame of
-``chunklib.layers.Layers``), ``boundaries_rows`` (the data layer) and ``draw_boundaries`` (both,
+``chunklib.widgets.layers.Layers``),
+``boundaries_rows`` (the data layer) and ``draw_boundaries`` (both,
 for a plain figure). matplotlib is imported inside the drawing functions, never when this
 module is imported.
 
@@ -16,7 +17,7 @@ Leaves out: the explorer, its controls and its text views (``chunklib.widgets.bo
 
 from __future__ import annotations
 
-from chunklib.plotting import PALETTE, row_ticks, rows_patch
+from chunklib.widgets.plotting import PALETTE, row_ticks, rows_patch
 
 CHUNK_STYLES = [(PALETTE[0], "///"), (PALETTE[8], "\\\\\\")]  # blue, light orange
 SENTENCE_COLOUR, CUT_COLOUR = PALETTE[3], PALETTE[5]  # dark grey, dark orange

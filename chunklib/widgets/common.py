@@ -34,7 +34,7 @@ import os
 import ipywidgets as widgets
 from traitlets import Unicode
 
-from chunklib.plotting import figure_png
+from chunklib.widgets.plotting import figure_png
 
 _STYLE = {"description_width": "9em"}
 

@@ -10,7 +10,7 @@ Every number comes from ``chunklib.experiment``, which caches each evaluation in
 moving a slider back and forth recomputes nothing. Both summaries are the pictures' text
 alternatives.
 
-Both pictures redraw through ``chunklib.layers.Layers``: the curve's frame (the sweep, the
+Both pictures redraw through ``chunklib.widgets.layers.Layers``: the curve's frame (the sweep, the
 star, the square, axes) depends only on the size, the top-k frame (evidence, axes, legend) only
 on the question, the x range and the rows; a move draws the ring and the hit bars over a
 cached frame. While nbgrader runs the notebook, ``evaluation_explorer`` checks its arguments
@@ -32,7 +32,6 @@ from functools import lru_cache
 import ipywidgets as widgets
 
 from chunklib import experiment as ex
-from chunklib.layers import Layers
 from chunklib.questions import get_question, load_questions
 from chunklib.widgets.common import (
     autograding,
@@ -53,6 +52,7 @@ from chunklib.widgets.evaluation_plot import (
     topk_frame,
     topk_range,
 )
+from chunklib.widgets.layers import Layers
 
 VIEWS = {"windows": "fixed windows", "structure": "structure-aware", "parent-child": "parent-child"}
 CACHED_SIZES = 16     # sweeps (one per size) kept by the explorer; the sizes offered are 9

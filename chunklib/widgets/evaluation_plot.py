@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 
 from chunklib import experiment as ex
-from chunklib.plotting import PALETTE
+from chunklib.widgets.plotting import PALETTE
 
 HOLDS, OTHER, REPEAT, EVIDENCE = PALETTE[0], PALETTE[2], PALETTE[1], PALETTE[3]
 NEIGHBOURHOOD = 1500  # characters around the evidence that the top-k view draws

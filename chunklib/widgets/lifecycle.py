@@ -13,7 +13,7 @@ A menu change that returns to an edit built a moment ago reuses its shadow: the 
 shadows stay in the index (a bounded LRU, keyed by what the edit changes; the oldest is dropped
 with ``ChunkIndex.drop``), with their plan, plot columns and change table, and the search lines
 are kept per generation (a generation never changes once built). A new edit is built from
-generation 1 as before. The plot is redrawn through ``chunklib.layers.Layers``, its frame
+generation 1 as before. The plot is redrawn through ``chunklib.widgets.layers.Layers``, its frame
 rendered once per set of columns (edits often share theirs). While nbgrader autogrades,
 ``lifecycle_explorer`` returns a note instead (no matplotlib).
 
@@ -36,7 +36,6 @@ import ipywidgets as widgets
 from chunklib.elements import parse_elements
 from chunklib.fixture import Source, load_sources
 from chunklib.index import ChunkIndex
-from chunklib.layers import Layers
 from chunklib.lifecycle import (
     FakeEmbedder,
     UpdateReport,
@@ -52,6 +51,7 @@ from chunklib.widgets.common import (
     set_image,
     summary_html,
 )
+from chunklib.widgets.layers import Layers
 from chunklib.widgets.lifecycle_html import change_table, report_rows
 from chunklib.widgets.lifecycle_plot import (
     MARGINS,

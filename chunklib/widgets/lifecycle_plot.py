@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from chunklib.plotting import PALETTE, bars_patch
+from chunklib.widgets.plotting import PALETTE, bars_patch
 
 if TYPE_CHECKING:
     from chunklib.index import ChunkIndex

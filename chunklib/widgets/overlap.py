@@ -16,8 +16,6 @@ from __future__ import annotations
 import ipywidgets as widgets
 
 from chunklib import windows
-from chunklib.layers import Layers
-from chunklib.plotting import interval_bars, interval_frame
 from chunklib.validate import require_window
 from chunklib.widgets.common import (
     ChunkStepper,
@@ -29,6 +27,8 @@ from chunklib.widgets.common import (
     short_list,
     summary_html,
 )
+from chunklib.widgets.layers import Layers
+from chunklib.widgets.plotting import interval_bars, interval_frame
 
 
 class OverlapExplorer(widgets.VBox):

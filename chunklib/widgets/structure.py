@@ -11,7 +11,7 @@ the summary beside it is its text alternative and gives both duplication ratios,
 ``chunklib.widgets.structure_plot``, the document and chunk views are written by
 ``chunklib.widgets.structure_html``.
 
-A move redraws through ``chunklib.layers.Layers``: the frame (x axis over the source, lane
+A move redraws through ``chunklib.widgets.layers.Layers``: the frame (x axis over the source, lane
 names, title) is rendered once per source length, the lanes are drawn over it. A source is
 parsed once (its headings); the chunks and windows of a (source, budget, overlap) are kept in
 a small LRU cache, so moving back to a recent value does not chunk again. While nbgrader
@@ -34,7 +34,6 @@ import ipywidgets as widgets
 from chunklib.elements import parse_elements
 from chunklib.fixture import Source, load_sources
 from chunklib.intervals import total_length, union_length
-from chunklib.layers import Layers
 from chunklib.records import ChunkRecord
 from chunklib.structure import (
     DEFAULT_OVERLAP,
@@ -53,6 +52,7 @@ from chunklib.widgets.common import (
     set_image,
     summary_html,
 )
+from chunklib.widgets.layers import Layers
 from chunklib.widgets.structure_html import chunk_detail_html, document_html
 from chunklib.widgets.structure_plot import MARGINS, structure_frame, structure_lanes
 

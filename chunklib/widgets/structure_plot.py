@@ -3,7 +3,7 @@ structure-aware chunks, fixed windows), repeated characters hatched, the current
 
 Holds the plot's constants (colours, hatches, lane names, title, margins), ``repeated`` (the
 parts of a lane that two or more spans cover) and the drawing functions: ``structure_frame``
-(what depends only on the source length, the cached frame of ``chunklib.layers.Layers``),
+(what depends only on the source length, the cached frame of ``chunklib.widgets.layers.Layers``),
 ``structure_lanes`` (the data layer) and ``draw_structure`` (both, for a plain figure).
 matplotlib is imported inside the drawing functions, never when this module is imported.
 
@@ -17,7 +17,7 @@ Leaves out: the explorer and its controls (``chunklib.widgets.structure``) and i
 from __future__ import annotations
 
 from chunklib.intervals import union
-from chunklib.plotting import CURRENT_EDGE, PALETTE, bars_patch
+from chunklib.widgets.plotting import CURRENT_EDGE, PALETTE, bars_patch
 
 CHUNK_COLOURS = (PALETTE[0], PALETTE[7])  # neighbouring chunks alternate dark / light blue
 CHUNK_HATCHES = ("", "..")               # ... and plain / dotted, to read without colour

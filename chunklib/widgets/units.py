@@ -10,7 +10,7 @@ stepper with the current chunk's exact text between its neighbours' edges.
 The HTML summary is the text alternative of all three: units, K, the last chunk, sentences
 cut, and how many chunks all-MiniLM-L6-v2 silently truncates.
 
-The plot redraws through ``chunklib.layers.Layers``: the frame (x axis, labels, legend) is
+The plot redraws through ``chunklib.widgets.layers.Layers``: the frame (x axis, labels, legend) is
 rendered once per unit kind, passage length and "lengths written beside the bars or not"; a
 move draws only the bars, marks and the y axis over it. The chunks, the sentences they cut and
 what the model reads are computed once per (unit kind, C), in a bounded cache. matplotlib is
@@ -34,7 +34,6 @@ from typing import NamedTuple
 import ipywidgets as widgets
 
 from chunklib.budgets import KIND_LABELS, minilm_reads, spans_of
-from chunklib.layers import Layers
 from chunklib.sentences import split_sentences
 from chunklib.tokens import MINILM_MAX_SEQ_LENGTH, MINILM_SPECIAL_TOKENS
 from chunklib.units import cut_sentence_spans, cut_sentences, fixed_windows, sample_passage
@@ -48,6 +47,7 @@ from chunklib.widgets.common import (
     set_image,
     summary_html,
 )
+from chunklib.widgets.layers import Layers
 from chunklib.widgets.units_html import chunk_view_html, text_view_html
 from chunklib.widgets.units_plot import LABEL_LIMIT, MARGINS, unit_chunks_bars, unit_chunks_frame
 

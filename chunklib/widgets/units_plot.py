@@ -2,7 +2,8 @@
 
 Holds the plot's constants (the two alternating chunk styles, the colours of the cut marks
 and of the unread tails, the margins) and its drawing functions: ``unit_chunks_frame`` (axes,
-labels, legend: what ``chunklib.layers.Layers`` caches), ``unit_chunks_bars`` (the chunks) and
+labels, legend: what ``chunklib.widgets.layers.Layers`` caches),
+``unit_chunks_bars`` (the chunks) and
 ``draw_unit_chunks`` (both, for a plain figure). matplotlib is imported inside them.
 
 Leaves out: the explorer and its controls (``chunklib.widgets.units``) and the HTML views of
@@ -13,7 +14,7 @@ the text (``chunklib.widgets.units_html``).
 
 from __future__ import annotations
 
-from chunklib.plotting import PALETTE, row_ticks, rows_patch
+from chunklib.widgets.plotting import PALETTE, row_ticks, rows_patch
 
 #: Chunk k is drawn (plot) and shaded (text) in CHUNK_STYLES[k % 2]: light blue, light orange.
 CHUNK_STYLES = [(PALETTE[7], "///"), (PALETTE[8], "\\\\\\")]

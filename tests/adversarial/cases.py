@@ -112,17 +112,17 @@ def stored_positions(n, size, overlap):
     Case("patches_chunklib", "wrong hand answers, with chunklib's self-check and quiz patched "
          "to say right and the hidden tests' _same rebound",
          {"ex1_stride": '''
-import chunklib.quiz
-import chunklib.selfcheck
-chunklib.selfcheck.check = lambda *args, **kwargs: print("Right!")
-chunklib.quiz.explain = lambda *args, **kwargs: print("Right!")
+import chunklib.course.quiz
+import chunklib.course.selfcheck
+chunklib.course.selfcheck.check = lambda *args, **kwargs: print("Right!")
+chunklib.course.quiz.explain = lambda *args, **kwargs: print("Right!")
 ex1_stride = 7
 ''', "q1": 'q1 = "A"', "chunk_lengths": '''
 _same = lambda a, b: True
 def chunk_lengths(n, size, overlap):
     return []
 '''}, frozenset({"test_ex1_stride", "test_q1"}) | _both("chunk_lengths"),
-         review=frozenset({"test-helpers", "chunklib"}), routes=("chunklib.quiz",)),
+         review=frozenset({"test-helpers", "chunklib"}), routes=("chunklib.course.quiz",)),
     Case("always_equal_list", "returns a list whose __eq__ always says True",
          {"chunk_with_overlap": '''
 class Chunks(list):
@@ -191,14 +191,14 @@ def stride(size, overlap):
                               "    return getattr(_w, 'stored_positions')(n, size, overlap)\n"},
          frozenset(), review=frozenset({"chunklib"}), routes=("overlap_explorer", "getattr")),
     Case("reads_quiz_answers", "copies the right letters out of the lesson's QUIZ and out of "
-         "chunklib.quiz",
+         "chunklib.course.quiz",
          {"q1": "from chunklib.course.overlap import QUIZ\nq1 = QUIZ[0].answer\n",
-          "q2": "from chunklib import quiz\nq2 = quiz.questions('overlap')[1].answer\n"},
+          "q2": "from chunklib.course import quiz\nq2 = quiz.questions('overlap')[1].answer\n"},
          frozenset(), review=frozenset({"chunklib"}), routes=("QUIZ", "quiz")),
     Case("reads_checks", "copies Part 1 answers out of the self-check registry",
          {"ex1_k": "from chunklib.course.overlap import CHECKS\n"
                    "ex1_k = CHECKS['ex1_k'].expected()\n",
-          "ex1_last": "from chunklib.selfcheck import _registry\n"
+          "ex1_last": "from chunklib.course.selfcheck import _registry\n"
                       "ex1_last = _registry('overlap')['ex1_last'].expected()\n"},
          frozenset(), review=frozenset({"chunklib"}), routes=("CHECKS", "_registry")),
     Case("searches_with_check", "finds a Part 1 answer by calling the self-check in a loop",

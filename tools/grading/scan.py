@@ -9,13 +9,14 @@ nbgrader, so their edits are reported as changes, not scanned). Flags, for manua
   its modules, a module name in a string for ``importlib``/``__import__``/``sys.modules``, an
   import whose name is computed, ``sys.modules`` itself, ``getattr`` on a chunklib object, a
   name the notebook or its tests imported from chunklib). Only the learner tools pass:
-  ``check`` from ``chunklib.selfcheck`` and ``quiz_widget`` from ``chunklib.quiz``, which every
-  lesson's own cells use, and ``grade_me`` from ``chunklib.grade`` (self-grading), called
+  ``check`` from ``chunklib.course.selfcheck`` and ``quiz_widget`` from
+  ``chunklib.widgets.quiz``, which every
+  lesson's own cells use, and ``grade_me`` from ``chunklib.course.grade`` (self-grading), called
   plainly (a call in a loop, which can search for an answer, and any attribute of them are
   flagged);
 - ``builtins``: patches or shadows builtins at module level;
 - ``test-helpers``: rebinds or reads the hidden tests' helpers (``_same``, ``_alone``,
-  ``_r_*``, ...) or patches chunklib (``chunklib.selfcheck.check = ...``);
+  ``_r_*``, ...) or patches chunklib (``chunklib.course.selfcheck.check = ...``);
 - ``exit``: ``os._exit``, ``sys.exit``, signals, ``ctypes``: ways to stop or crash the kernel;
 - ``interpreter``: frames, ``get_ipython``, ``gc``, trace hooks, threads: ways to reach the tests;
 - ``always-equal``: an ``__eq__`` that returns True whatever it is given;
@@ -37,8 +38,8 @@ from IPython.core.inputtransformer2 import TransformerManager
 
 BUILTIN_NAMES = set(dir(builtins)) - {"__name__", "__doc__"}
 # the learner tools a lesson's own cells import: a plain call of one is not a route to an answer
-LEARNER_TOOLS = {"chunklib.selfcheck.check", "chunklib.quiz.quiz_widget",
-                 "chunklib.grade.grade_me"}
+LEARNER_TOOLS = {"chunklib.course.selfcheck.check", "chunklib.widgets.quiz.quiz_widget",
+                 "chunklib.course.grade.grade_me"}
 CHUNKLIB_NAME = re.compile(r"chunklib(\.\w+)*")
 DYNAMIC_IMPORTS = {"importlib.import_module", "__import__", "importlib.__import__",
                    "builtins.__import__", "importlib.util.find_spec", "pkgutil.resolve_name",

@@ -2,7 +2,7 @@
 
     python3 course.py grade 03-overlap    # one lesson (also 03, 3 or overlap)
     python3 course.py grade               # every lesson with answers that changed since graded
-    from chunklib.grade import grade_me; grade_me()   # the same, from a lesson's notebook
+    from chunklib.course.grade import grade_me; grade_me()   # the same, from a lesson's notebook
 
 Per lesson: a copy of the notebook as last saved (the file itself is only read) is autograded
 in a temporary course folder that holds ``nbgrader_config.py`` and the lesson's source notebook

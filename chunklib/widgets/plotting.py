@@ -4,7 +4,7 @@ Everything draws into a persistent ``matplotlib.figure.Figure`` (never pyplot), 
 redraw the same figure on every slider move without leaking figures or duplicating output.
 ``interval_frame`` draws what depends only on the document (x axis, labels, legend) and
 ``interval_bars`` the chunks, so an explorer can keep the frame as a cached picture
-(``chunklib.layers.Layers``) and redraw only the bars; ``draw_intervals`` does both.
+(``chunklib.widgets.layers.Layers``) and redraw only the bars; ``draw_intervals`` does both.
 
 Colours are matplotlib's ``tableau-colorblind10`` palette (the hex values are listed here so
 that importing this module does not import matplotlib; a test checks them against

@@ -29,7 +29,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from chunklib.boundaries import compare_strategies, split_text
-from chunklib.plotting import PALETTE, figure_png
 from chunklib.sentences import split_sentences
 from chunklib.validate import require_int
 from chunklib.widgets.boundaries import load_passage
@@ -40,6 +39,7 @@ from chunklib.widgets.boundaries_plot import (
     inside_sentence,
 )
 from chunklib.widgets.common import autograding
+from chunklib.widgets.plotting import PALETTE, figure_png
 from chunklib.windows import text_windows
 
 STRATEGIES = {"fixed": "fixed windows", "recursive": "recursive split + merge"}

@@ -2,8 +2,9 @@
 
 A lesson's questions are written as templates in ``chunklib.course.<lesson>.QUIZ``: every
 number in them is a ``str.format`` field filled from the lesson's ``figures()``.
-``tools/sync_quiz.py`` renders them into ``chunklib/course/quiz/<lesson>.json``, which this
-module reads, so ``explain`` and the widget never compute a figure. The notebook states each
+``tools/sync_quiz.py`` renders them into ``chunklib/data/quiz/<lesson>.json``, which this
+module reads, so ``explain`` and the widget (``chunklib.widgets.quiz``) never compute a
+figure. The notebook states each
 question in Markdown and grades the letter written in a code cell (``q1 = "B"``); the widget
 and ``explain`` give instant feedback with the explanation of the chosen option.
 
@@ -16,13 +17,10 @@ rendering the templates (``tools/sync_quiz.py``; tests/test_quiz_render.py prove
 
 from __future__ import annotations
 
-import html
 import json
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
-
-import ipywidgets as widgets
 
 
 @dataclass(frozen=True)
@@ -61,7 +59,7 @@ class Question:
 
 @cache
 def _rendered(lesson: str) -> tuple[Question, ...]:
-    path = files("chunklib.course").joinpath("quiz", f"{lesson}.json")
+    path = files("chunklib").joinpath("data", "quiz", f"{lesson}.json")
     if not path.is_file():
         raise ValueError(f"lesson must name a lesson with a quiz, not {lesson!r}")
     data = json.loads(path.read_text(encoding="utf-8"))
@@ -102,26 +100,3 @@ def explain(key: str, choice: object) -> None:
     lesson, _, name = key.partition(".")
     number = int(name.lstrip("q"))
     print(feedback(questions(lesson)[number - 1], choice))
-
-
-def quiz_widget(lesson: str) -> widgets.VBox:
-    """Every question of ``lesson`` with radio buttons; choosing shows that option's explanation.
-
-    ``quiz_widget("overlap")`` -> VBox([...])
-    """
-    boxes = []
-    for number, q in enumerate(questions(lesson), start=1):
-        radio = widgets.RadioButtons(
-            options=[(f"{k}: {text}", k) for k, (text, _w) in q.options.items()],
-            value=None, description=f"Q{number}", tooltip=f"answer to question {number}",
-            layout=widgets.Layout(width="auto"),
-        )
-        out = widgets.HTML()
-
-        def show(change, q=q, out=out):
-            out.value = f"<div role='status'>{html.escape(feedback(q, change['new']))}</div>"
-
-        radio.observe(show, names="value")
-        prompt = widgets.HTML(f"<b>Question {number}.</b> {html.escape(q.prompt)}")
-        boxes.append(widgets.VBox([prompt, radio, out]))
-    return widgets.VBox(boxes)

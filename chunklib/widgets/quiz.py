@@ -1,0 +1,36 @@
+"""The quiz as radio buttons: choosing an option shows its explanation at once.
+
+The questions and their feedback live in ``chunklib.course.quiz``; this module only draws them.
+Leaves out: grading (nbgrader grades the letter written in a code cell).
+"""
+
+from __future__ import annotations
+
+import html
+
+import ipywidgets as widgets
+
+from chunklib.course.quiz import feedback, questions
+
+
+def quiz_widget(lesson: str) -> widgets.VBox:
+    """Every question of ``lesson`` with radio buttons; choosing shows that option's explanation.
+
+    ``quiz_widget("overlap")`` -> VBox([...])
+    """
+    boxes = []
+    for number, q in enumerate(questions(lesson), start=1):
+        radio = widgets.RadioButtons(
+            options=[(f"{k}: {text}", k) for k, (text, _w) in q.options.items()],
+            value=None, description=f"Q{number}", tooltip=f"answer to question {number}",
+            layout=widgets.Layout(width="auto"),
+        )
+        out = widgets.HTML()
+
+        def show(change, q=q, out=out):
+            out.value = f"<div role='status'>{html.escape(feedback(q, change['new']))}</div>"
+
+        radio.observe(show, names="value")
+        prompt = widgets.HTML(f"<b>Question {number}.</b> {html.escape(q.prompt)}")
+        boxes.append(widgets.VBox([prompt, radio, out]))
+    return widgets.VBox(boxes)
