@@ -1,0 +1,186 @@
+"""Semantic chunking: cut where neighbouring sentences stop being alike (lesson 2).
+
+The text becomes sentences (``chunklib.sentences.split_sentences``), each sentence one vector
+(all-MiniLM-L6-v2 through ``chunklib.embedding.embed`` unless another ``embedder`` is passed),
+and each pair of neighbours one cosine similarity. The threshold is the ``percentile``-th
+percentile of those similarities, computed as ``numpy.percentile`` does by default (sort them,
+then interpolate linearly between the two values around position ``percentile / 100 · (n - 1)``).
+Between sentences ``i`` and ``i + 1`` there is a breakpoint when their similarity is strictly
+below the threshold, so ``percentile=0`` never cuts and with ``percentile=25`` about a quarter
+of the gaps are cut. A chunk runs from the start of its first sentence to the start of the next
+chunk's first sentence: the whitespace between sentences stays at the end of the chunk before
+it, the first chunk starts at 0, the last ends at ``len(text)``, so the chunks tile the text and
+``text[start:end]`` is each chunk exactly. With ``max_size`` (characters), a chunk that is too
+long is rebuilt from its sentences with ``merge_spans``; a sentence longer than ``max_size`` is
+split inside by ``chunklib.boundaries.split_text``, the only case where a chunk end cuts a
+sentence.
+
+This is LangChain's ``SemanticChunker`` with ``breakpoint_threshold_type="percentile"`` and
+``buffer_size=0`` (it cuts where the distance ``1 - cosine`` is above its percentile
+``100 - percentile``, the same cut up to float rounding), but on exact offsets.
+
+Leaves out: neighbouring sentences embedded together (LangChain's ``buffer_size``, 1 by
+default), other thresholds (standard deviation, interquartile range, gradient, a fixed
+similarity, a target number of chunks), smoothing the similarities (chonkie), a minimum chunk
+size, and token budgets (``max_size`` counts characters).
+
+    >>> semantic_split("Cats purr. Cats nap. Tax is due.", fake_embedder, 50).spans
+    [(0, 21), (21, 32)]
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
+
+import numpy as np
+
+from chunklib.boundaries import merge_spans, span_stats, split_text
+from chunklib.sentences import split_sentences
+from chunklib.validate import require_int, require_text
+
+__all__ = ["SemanticSplit", "neighbour_similarities", "semantic_split", "semantic_chunks",
+           "compare_with_recursive", "fake_embedder"]
+
+Span = tuple[int, int]
+Embedder = Callable[[list[str]], np.ndarray]
+
+
+class SemanticSplit(NamedTuple):
+    """Everything one semantic split computed, so a lesson can show each step."""
+
+    sentences: list[Span]      # the sentence spans, whitespace excluded
+    similarities: list[float]  # cosine of sentence i and sentence i + 1
+    threshold: float           # the percentile of the similarities (nan with none)
+    breakpoints: list[int]     # every i whose similarity is below the threshold
+    spans: list[Span]          # the chunks: tiling the text, in order
+
+
+def neighbour_similarities(vectors: object) -> list[float]:
+    """Cosine similarity of each row of ``vectors`` with the next one.
+
+    ``neighbour_similarities([[1, 0], [1, 1], [0, 1]])`` -> [0.7071..., 0.7071...]
+    """
+    try:
+        matrix = np.asarray(vectors, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError("vectors must be a 2-D array of numbers") from None
+    if matrix.ndim != 2 or not np.isfinite(matrix).all():
+        raise ValueError(f"vectors must be a 2-D array of finite numbers, got shape "
+                         f"{matrix.shape}")
+    norms = np.linalg.norm(matrix, axis=1)
+    if (norms == 0).any():
+        raise ValueError(f"vectors[{int(np.argmin(norms))}] is all zeros: it has no direction")
+    unit = matrix / norms[:, None]
+    return [float(x) for x in np.einsum("ij,ij->i", unit[:-1], unit[1:])]
+
+
+def _require_percentile(percentile: object) -> float:
+    if isinstance(percentile, bool) or not isinstance(percentile, numbers.Real):
+        raise TypeError(f"percentile must be a number, got {type(percentile).__name__}")
+    if not 0 <= percentile <= 100:  # also refuses nan
+        raise ValueError(f"percentile must be between 0 and 100, got {percentile!r}")
+    return float(percentile)
+
+
+def _vectors(embedder: Embedder, texts: list[str]) -> np.ndarray:
+    """The embedder's vectors of ``texts``, checked: one row per text."""
+    vectors = embedder(texts)
+    shape = np.shape(vectors)
+    if len(shape) != 2 or shape[0] != len(texts):
+        raise ValueError(f"embedder must return one vector per text ({len(texts)} rows), "
+                         f"got shape {shape}")
+    return vectors
+
+
+def semantic_split(text: str, embedder: Embedder | None = None, percentile: float = 5.0,
+                   max_size: int | None = None) -> SemanticSplit:
+    """Sentences, neighbour similarities, threshold, breakpoints and chunks of ``text``.
+
+    ``embedder`` maps a list of texts to a (len(texts), d) array (default: all-MiniLM-L6-v2).
+    The default ``percentile`` 5 is LangChain's default (95 on distances). ``""`` gives no
+    chunks; a text with one sentence or none (only whitespace) gives one.
+    ``semantic_split("A. B.", fake_embedder).spans`` -> [(0, 5)]
+    """
+    text = require_text(text)
+    percentile = _require_percentile(percentile)
+    if max_size is not None:
+        max_size = require_int("max_size", max_size, minimum=1)
+    if embedder is None:
+        from chunklib.embedding import embed as embedder
+    elif not callable(embedder):
+        raise TypeError(f"embedder must be callable, got {type(embedder).__name__}")
+    sentences = split_sentences(text)
+    similarities: list[float] = []
+    if len(sentences) > 1:
+        vectors = _vectors(embedder, [text[s:e] for s, e in sentences])
+        try:
+            similarities = neighbour_similarities(vectors)
+        except (TypeError, ValueError) as err:
+            raise ValueError(f"embedder returned unusable vectors: {err}") from None
+    threshold = float(np.percentile(similarities, percentile)) if similarities else float("nan")
+    breakpoints = [i for i, s in enumerate(similarities) if s < threshold]
+    # A chunk starts at its first sentence's start (the first chunk at 0) and ends where the
+    # next chunk starts; every sentence start after a breakpoint begins a chunk.
+    starts = [0] + [sentences[i + 1][0] for i in breakpoints]
+    spans = list(zip(starts, starts[1:] + [len(text)])) if text else []
+    if max_size is not None:
+        spans = [piece for span in spans for piece in _fit(text, span, sentences, max_size)]
+    return SemanticSplit(sentences, similarities, threshold, breakpoints, spans)
+
+
+def _fit(text: str, span: Span, sentences: list[Span], max_size: int) -> list[Span]:
+    """``span`` as chunks of at most ``max_size`` characters that tile it: whole sentences
+    merged left to right, a sentence longer than ``max_size`` split by ``split_text``."""
+    start, end = span
+    if end - start <= max_size:
+        return [span]
+    cuts = sorted({start, end, *(s for s, _ in sentences if start < s < end)})
+    pieces = []
+    for a, b in zip(cuts, cuts[1:]):
+        if b - a <= max_size:
+            pieces.append((a, b))
+        else:
+            pieces.extend((a + s, a + e) for s, e in split_text(text[a:b], max_size))
+    return merge_spans(pieces, max_size)
+
+
+def semantic_chunks(text: str, embedder: Embedder | None = None, percentile: float = 5.0,
+                    max_size: int | None = None) -> list[Span]:
+    """The chunk spans of ``semantic_split`` (same arguments).
+
+    ``semantic_chunks("Cats purr. Cats nap. Tax is due.", fake_embedder, 50)`` ->
+    [(0, 21), (21, 32)]
+    """
+    return semantic_split(text, embedder, percentile, max_size).spans
+
+
+def compare_with_recursive(text: str, size: int, percentile: float,
+                           embedder: Embedder | None = None) -> dict[str, dict]:
+    """Recursive splitting (``split_text`` at ``size``) against semantic chunking, uncapped
+    and capped at ``size``: for each, ``span_stats`` (chunk count, sentences cut as
+    ``chunklib.units.cut_sentences`` counts them, boundary quality, min/median/max characters).
+
+    ``compare_with_recursive("Cats purr. Dogs bark.", 12, 50, fake_embedder)["semantic"][
+    "chunks"]`` -> 1
+    """
+    text, size = require_text(text), require_int("size", size, minimum=1)
+    split = semantic_split(text, embedder, percentile)
+    capped = [p for span in split.spans for p in _fit(text, span, split.sentences, size)]
+    return {"recursive": span_stats(text, split_text(text, size), split.sentences),
+            "semantic": span_stats(text, split.spans, split.sentences),
+            "semantic_capped": span_stats(text, capped, split.sentences)}
+
+
+_TOPICS = ("cat", "dog", "tax")
+
+
+def fake_embedder(texts: Sequence[str]) -> np.ndarray:
+    """A stand-in for a model, for examples and tests: per text, how often it names each of
+    "cat", "dog" and "tax" (lowercase substrings), plus 0.1 so no vector is all zeros.
+
+    ``fake_embedder(["Cats purr."]).tolist()`` -> [[1.1, 0.1, 0.1]]
+    """
+    return np.array([[t.lower().count(w) + 0.1 for w in _TOPICS] for t in texts])
+
