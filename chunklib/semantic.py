@@ -11,13 +11,15 @@ of the gaps are cut. A chunk runs from the start of its first sentence to the st
 chunk's first sentence: the whitespace between sentences stays at the end of the chunk before
 it, the first chunk starts at 0, the last ends at ``len(text)``, so the chunks tile the text and
 ``text[start:end]`` is each chunk exactly. With ``max_size`` (characters), a chunk that is too
-long is rebuilt from its sentences with ``merge_spans``; a sentence longer than ``max_size`` is
-split inside by ``chunklib.boundaries.split_text``, the only case where a chunk end cuts a
-sentence.
+long is rebuilt from its sentences with ``merge_spans``; a sentence that, with the whitespace
+after it, is longer than ``max_size`` is split inside by ``chunklib.boundaries.split_text``:
+the only case where a chunk end can cut a sentence.
 
-This is LangChain's ``SemanticChunker`` with ``breakpoint_threshold_type="percentile"`` and
-``buffer_size=0`` (it cuts where the distance ``1 - cosine`` is above its percentile
-``100 - percentile``, the same cut up to float rounding), but on exact offsets.
+The cut is LangChain's ``SemanticChunker`` with ``breakpoint_threshold_type="percentile"`` and
+``buffer_size=0``: it cuts where the distance ``1 - cosine`` is above the ``100 - percentile``
+percentile of the distances, the same gaps up to float rounding. But LangChain finds sentences
+with its own regular expression and joins a chunk's sentences with single spaces, so its
+chunks are not slices of the text; here they are.
 
 Leaves out: neighbouring sentences embedded together (LangChain's ``buffer_size``, 1 by
 default), other thresholds (standard deviation, interquartile range, gradient, a fixed
@@ -37,11 +39,11 @@ from typing import NamedTuple
 import numpy as np
 
 from chunklib.boundaries import merge_spans, span_stats, split_text
-from chunklib.sentences import split_sentences
-from chunklib.validate import require_int, require_text
+from chunklib.sentences import paragraph_spans, split_sentences
+from chunklib.validate import require_int, require_spans, require_text
 
 __all__ = ["SemanticSplit", "neighbour_similarities", "semantic_split", "semantic_chunks",
-           "compare_with_recursive", "fake_embedder"]
+           "paragraph_breaks_kept", "compare_with_recursive", "fake_embedder"]
 
 Span = tuple[int, int]
 Embedder = Callable[[list[str]], np.ndarray]
@@ -156,11 +158,24 @@ def semantic_chunks(text: str, embedder: Embedder | None = None, percentile: flo
     return semantic_split(text, embedder, percentile, max_size).spans
 
 
+def paragraph_breaks_kept(text: str, spans: Sequence[Span]) -> int:
+    """How many of the blank lines between paragraphs have a chunk end in them (at the end of
+    the paragraph before, at the start of the one after, or between).
+
+    ``paragraph_breaks_kept("A.\n\nB. C.", [(0, 4), (4, 9)])`` -> 1
+    """
+    paragraphs = paragraph_spans(require_text(text))
+    ends = {e for _, e in require_spans("spans", spans)[:-1]}
+    return sum(any(before[1] <= e <= after[0] for e in ends)
+               for before, after in zip(paragraphs, paragraphs[1:]))
+
+
 def compare_with_recursive(text: str, size: int, percentile: float,
                            embedder: Embedder | None = None) -> dict[str, dict]:
     """Recursive splitting (``split_text`` at ``size``) against semantic chunking, uncapped
     and capped at ``size``: for each, ``span_stats`` (chunk count, sentences cut as
-    ``chunklib.units.cut_sentences`` counts them, boundary quality, min/median/max characters).
+    ``chunklib.units.cut_sentences`` counts them, boundary quality, min/median/max characters)
+    and ``paragraph_breaks`` (``paragraph_breaks_kept``; the text has ``paragraphs - 1``).
 
     ``compare_with_recursive("Cats purr. Dogs bark.", 12, 50, fake_embedder)["semantic"][
     "chunks"]`` -> 1
@@ -168,9 +183,12 @@ def compare_with_recursive(text: str, size: int, percentile: float,
     text, size = require_text(text), require_int("size", size, minimum=1)
     split = semantic_split(text, embedder, percentile)
     capped = [p for span in split.spans for p in _fit(text, span, split.sentences, size)]
-    return {"recursive": span_stats(text, split_text(text, size), split.sentences),
-            "semantic": span_stats(text, split.spans, split.sentences),
-            "semantic_capped": span_stats(text, capped, split.sentences)}
+    rows = {"recursive": split_text(text, size), "semantic": split.spans,
+            "semantic_capped": capped}
+    paragraphs = len(paragraph_spans(text))
+    return {name: {**span_stats(text, spans, split.sentences), "paragraphs": paragraphs,
+                   "paragraph_breaks": paragraph_breaks_kept(text, spans)}
+            for name, spans in rows.items()}
 
 
 _TOPICS = ("cat", "dog", "tax")

@@ -21,10 +21,11 @@ from chunklib.semantic import (
     compare_with_recursive,
     fake_embedder,
     neighbour_similarities,
+    paragraph_breaks_kept,
     semantic_chunks,
     semantic_split,
 )
-from chunklib.sentences import split_sentences
+from chunklib.sentences import paragraph_spans, split_sentences
 from chunklib.units import cut_sentence_spans
 
 
@@ -109,6 +110,25 @@ def test_the_embedder_is_not_asked_for_fewer_than_two_sentences():
     assert semantic_split("Just one.", refuse).spans == [(0, 9)]
 
 
+@given(texts)
+def test_paragraph_breaks_kept_counts_each_blank_line_once(text):
+    paragraphs = paragraph_spans(text)
+    cuts = [0] + [s for s, _ in paragraphs[1:]] + [len(text)]
+    by_paragraph = list(zip(cuts, cuts[1:]))  # one chunk per paragraph
+    assert paragraph_breaks_kept(text, by_paragraph) == max(len(paragraphs) - 1, 0)
+    assert paragraph_breaks_kept(text, [(0, len(text))]) == 0
+    every_char = [(i, i + 1) for i in range(len(text))]
+    assert paragraph_breaks_kept(text, every_char) == max(len(paragraphs) - 1, 0)
+
+
+def test_paragraph_breaks_kept_examples():
+    text = "A.\n\nB. C."
+    assert [paragraph_breaks_kept(text, [(0, cut), (cut, 9)]) for cut in range(1, 9)] == [
+        0, 1, 1, 1, 0, 0, 0, 0]
+    with pytest.raises(TypeError, match="spans"):
+        paragraph_breaks_kept(text, "no")
+
+
 def test_docstring_examples():
     assert doctest.testmod(semantic).failed == 0
     assert semantic_split("A. B.", fake_embedder).spans == [(0, 5)]
@@ -119,6 +139,7 @@ def test_docstring_examples():
     assert [round(x, 4) for x in neighbour_similarities([[1, 0], [1, 1], [0, 1]])] == [
         0.7071, 0.7071]
     assert fake_embedder(["Cats purr."]).tolist() == [[1.1, 0.1, 0.1]]
+    assert paragraph_breaks_kept("A.\n\nB. C.", [(0, 4), (4, 9)]) == 1
 
 
 @pytest.mark.parametrize("kwargs, kind, name", [
@@ -203,9 +224,10 @@ def test_lesson_2_passage_figures(minilm):
     assert [PASSAGE[split.sentences[i][1] - 3:split.sentences[i + 1][0] + 4] for i in (4, 22)
             ] == ["Dr. Amar", "Dr. Osei"]
     figures = compare_with_recursive(PASSAGE, 300, 25, minilm)
-    assert figures["recursive"] == span_stats(PASSAGE, split_text(PASSAGE, 300))
-    rows = {name: (f["chunks"], f["sentences_cut"], f["min"], f["median"], f["max"])
-            for name, f in figures.items()}
-    assert rows == {"recursive": (9, 1, 80, 279, 298),
-                    "semantic": (7, 0, 4, 132, 1181),
-                    "semantic_capped": (13, 0, 4, 180, 290)}
+    assert figures["recursive"] == {**span_stats(PASSAGE, split_text(PASSAGE, 300)),
+                                    "paragraphs": 6, "paragraph_breaks": 2}
+    rows = {name: (f["chunks"], f["sentences_cut"], f["min"], f["median"], f["max"],
+                   f["paragraph_breaks"]) for name, f in figures.items()}
+    assert rows == {"recursive": (9, 1, 80, 279, 298, 2),
+                    "semantic": (7, 0, 4, 132, 1181, 2),
+                    "semantic_capped": (13, 0, 4, 180, 290, 3)}
