@@ -88,11 +88,13 @@ def _require_percentile(percentile: object) -> float:
 
 def _vectors(embedder: Embedder, texts: list[str]) -> np.ndarray:
     """The embedder's vectors of ``texts``, checked: one row per text."""
-    vectors = embedder(texts)
-    shape = np.shape(vectors)
-    if len(shape) != 2 or shape[0] != len(texts):
+    try:
+        vectors = np.asarray(embedder(texts), dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError("embedder must return an array of numbers, one row per text") from None
+    if vectors.ndim != 2 or len(vectors) != len(texts):
         raise ValueError(f"embedder must return one vector per text ({len(texts)} rows), "
-                         f"got shape {shape}")
+                         f"got shape {vectors.shape}")
     return vectors
 
 
@@ -162,7 +164,7 @@ def paragraph_breaks_kept(text: str, spans: Sequence[Span]) -> int:
     """How many of the blank lines between paragraphs have a chunk end in them (at the end of
     the paragraph before, at the start of the one after, or between).
 
-    ``paragraph_breaks_kept("A.\n\nB. C.", [(0, 4), (4, 9)])`` -> 1
+    ``paragraph_breaks_kept("A.\\n\\nB. C.", [(0, 4), (4, 9)])`` -> 1
     """
     paragraphs = paragraph_spans(require_text(text))
     ends = {e for _, e in require_spans("spans", spans)[:-1]}
