@@ -30,11 +30,11 @@ import numbers
 import operator
 import re
 import statistics
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from itertools import accumulate, pairwise
+from itertools import pairwise
 
-from chunklib.sentences import split_sentences
+from chunklib.sentences import sentences_cut_at, split_sentences
 from chunklib.units import cut_sentences
 from chunklib.validate import require_int, require_spans, require_text, require_window
 from chunklib.windows import text_windows
@@ -154,21 +154,17 @@ def boundary_quality(sentence_spans: Sequence[Span], spans: Sequence[Span]) -> f
 
     A chunk end ``e`` counts when it equals a sentence end or falls in the whitespace after
     one, up to and including the next sentence's start: ``end_i <= e <= start_(i+1)``. Only
-    offsets are passed, so this is computed as "no sentence has ``start < e < end``" (which
-    also accepts an end before the first sentence). ``spans`` are in source order.
-    ``boundary_quality([(0, 4), (5, 9)], [(0, 5), (5, 9)])`` -> 1.0
+    offsets are passed, so this is computed as "the end cuts no sentence"
+    (``chunklib.sentences.sentences_cut_at``; an end before the first sentence cuts none).
+    ``spans`` are in source order. ``boundary_quality([(0, 4), (5, 9)], [(0, 5), (5, 9)])``
+    -> 1.0
     """
-    sentences = sorted(require_spans("sentence_spans", sentence_spans))
+    sentences = require_spans("sentence_spans", sentence_spans)
     spans = require_spans("spans", spans)
     if len(spans) < 2:
         return 1.0
-    starts = [s for s, _ in sentences]
-    reach = list(accumulate((e for _, e in sentences), max))  # furthest end so far
-    good = 0
-    for _, e in spans[:-1]:
-        i = bisect_left(starts, e)  # sentences[:i] start before e
-        good += i == 0 or reach[i - 1] <= e
-    return good / (len(spans) - 1)
+    cuts = sentences_cut_at(sentences, [e for _, e in spans[:-1]])
+    return cuts.count(None) / (len(spans) - 1)
 
 
 def split_text(text: str, size: int, overlap: int = 0,

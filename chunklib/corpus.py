@@ -30,7 +30,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from chunklib.fixture import Source
+from chunklib.documents import Source
 
 SUFFIXES = (".md", ".txt")
 COLUMNS = ("question", "references", "corpus_id")

@@ -31,9 +31,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from chunklib.corpus import READER, TENANT, CorpusError, UserQuestion, load_corpus, load_questions
+from chunklib.documents import Source
 from chunklib.evaluation import evidence_complete, span_iou, span_precision, span_recall
 from chunklib.experiment import near_duplicates, structure_overlap
-from chunklib.fixture import Source
 from chunklib.retrieval import NAMES, get_retriever
 from chunklib.structure import structure_chunks, window_chunks
 from chunklib.validate import require_int, require_window

@@ -35,9 +35,9 @@ from dataclasses import dataclass
 from functools import cache
 
 from chunklib.access import combine_acls, readable, search
+from chunklib.course.fixture import load_source, load_sources
 from chunklib.elements import parse_elements
 from chunklib.evaluation import evidence_complete, span_iou, span_precision, span_recall
-from chunklib.fixture import load_source, load_sources
 from chunklib.intervals import total_length, union_length
 from chunklib.questions import Question, load_questions
 from chunklib.records import access_fields

@@ -27,8 +27,8 @@ import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from chunklib.access import access_complete, access_parts
+from chunklib.documents import SectionAcl, Source, unmatched_acl_rules
 from chunklib.elements import parse_elements
-from chunklib.fixture import SectionAcl, Source, unmatched_acl_rules
 from chunklib.index import ChunkIndex
 from chunklib.records import ChunkRecord, normalize_acl
 from chunklib.structure import DEFAULT_OVERLAP, DEFAULT_SIZE, structure_chunks

@@ -24,8 +24,9 @@ from functools import cache, lru_cache
 from importlib.resources import files
 
 from chunklib.access import authorized
+from chunklib.course.fixture import load_source
+from chunklib.documents import Source
 from chunklib.elements import parse_elements
-from chunklib.fixture import Source, load_source
 
 QUESTIONS_FILE = files("chunklib").joinpath("data", "questions.json")
 _ID = re.compile(r"q\d{2,}")

@@ -28,10 +28,12 @@ other scripts' punctuation and line separators other than ``\\n`` (``\\r`` alone
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from collections.abc import Sequence
 
-from chunklib.validate import require_text
+from chunklib.validate import require_spans, require_text
 
-__all__ = ["split_sentences", "paragraph_spans"]
+__all__ = ["split_sentences", "paragraph_spans", "sentences_cut_at", "inside_sentence"]
 
 # Closing quotes: they may follow the terminator run and still belong to the sentence.
 CLOSERS = "\"'»”’›」』"
@@ -86,3 +88,33 @@ def paragraph_spans(text: str) -> list[tuple[int, int]]:
     ``paragraph_spans("A b.\\r\\n\\r\\nC d.\\n")`` -> [(0, 4), (8, 12)]
     """
     return _pieces(require_text(text), _PARAGRAPH_BREAK)
+
+
+def sentences_cut_at(sentence_spans: Sequence[tuple[int, int]], ends: Sequence[int]
+                     ) -> list[tuple[int, int] | None]:
+    """For each chunk end, the sentence it cuts, or None: the rule "this chunk end cuts a
+    sentence", in one place (boundary quality, the explorers' × marks and lesson 2's figures).
+
+    An end ``e`` cuts a sentence when ``start < e < end``; an end at a sentence's end, in the
+    whitespace after it or at the next sentence's start cuts nothing. When several sentences
+    overlap ``e``, the one reaching furthest is returned. O((S + E) log S).
+    ``sentences_cut_at([(0, 4), (5, 9)], [4, 6])`` -> [None, (5, 9)]
+    """
+    sentences = sorted(require_spans("sentence_spans", sentence_spans))
+    starts = [s for s, _ in sentences]
+    furthest: list[tuple[int, int]] = []  # furthest[i]: the furthest-reaching of sentences[:i+1]
+    for span in sentences:
+        furthest.append(span if not furthest or span[1] > furthest[-1][1] else furthest[-1])
+    cuts: list[tuple[int, int] | None] = []
+    for e in ends:
+        i = bisect_left(starts, e)  # sentences[:i] start before e
+        cuts.append(furthest[i - 1] if i and furthest[i - 1][1] > e else None)
+    return cuts
+
+
+def inside_sentence(end: int, sentence_spans: Sequence[tuple[int, int]]) -> bool:
+    """True when a chunk ending at ``end`` cuts a sentence (``sentences_cut_at`` for one end).
+
+    ``inside_sentence(6, [(0, 4), (5, 9)])`` -> True
+    """
+    return sentences_cut_at(sentence_spans, [end])[0] is not None

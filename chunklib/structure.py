@@ -29,8 +29,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from chunklib.documents import Source
 from chunklib.elements import Element, parse_elements, table_row_chunks
-from chunklib.fixture import Source
 from chunklib.identity import element_id
 from chunklib.intervals import duplication_ratio
 from chunklib.records import ChunkRecord, access_fields, make_chunk

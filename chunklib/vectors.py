@@ -225,9 +225,9 @@ def store_texts() -> dict[str, str]:
 
     ``len(store_texts()) > 1000`` -> True
     """
+    from chunklib.course.fixture import load_source, load_sources
     from chunklib.course.lifecycle import MATRIX, RENAMED
     from chunklib.experiment import chunk_dicts
-    from chunklib.fixture import load_source, load_sources
     from chunklib.lifecycle import rename_heading
     from chunklib.questions import load_questions
     from chunklib.structure import structure_chunks

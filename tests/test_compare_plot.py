@@ -5,8 +5,9 @@ tested in tests/test_widgets_boundaries.py.)"""
 
 
 from chunklib.boundaries import compare_strategies
-from chunklib.widgets.boundaries import load_passage
-from chunklib.widgets.compare_plot import compare, compare_sizes
+from chunklib.course.comparison import compare_sizes
+from chunklib.course.passages import load_passage
+from chunklib.widgets.compare_plot import compare
 
 
 def test_autograde_keeps_the_numbers_and_the_table_but_draws_no_plot(monkeypatch):

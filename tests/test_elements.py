@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from chunklib.course.fixture import load_sources
 from chunklib.elements import (
     TableRow,
     heading_paths,
@@ -14,7 +15,6 @@ from chunklib.elements import (
     sha256_hex,
     table_row_chunks,
 )
-from chunklib.fixture import load_sources
 
 # ---------------------------------------------------------------- line_bounds
 

@@ -8,8 +8,8 @@ import pytest
 from chunklib import experiment as ex
 from chunklib.access import access_parts, term_overlap
 from chunklib.context import merge_hits, pack_context
+from chunklib.course.fixture import load_source, load_sources
 from chunklib.evaluation import evidence_complete
-from chunklib.fixture import load_source, load_sources
 from chunklib.questions import get_question, load_questions
 from chunklib.structure import structure_chunks, window_chunks
 
@@ -276,7 +276,7 @@ def test_strategy_validation():
 def test_a_section_acl_covers_everything_inside_its_span(monkeypatch):
     """A heading path that comes back later would stretch its section over another section:
     the ACL must then be that of everything inside, fail-closed."""
-    from chunklib.fixture import SectionAcl, Source
+    from chunklib.documents import SectionAcl, Source
     text = "# A\n\n## X\n\nx one\n\n## Y\n\ny secret\n\n## X\n\nx two\n"
     source = Source("s", "r1", "t", "s.md", text, ("employees",),
                     (SectionAcl(("A", "Y"), ("sre",)),))

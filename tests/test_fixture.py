@@ -6,9 +6,10 @@ from importlib.resources import as_file
 
 import pytest
 
-from chunklib import fixture
+from chunklib.course import fixture
+from chunklib.course.fixture import load_source, load_sources
+from chunklib.documents import SectionAcl, Source, unmatched_acl_rules
 from chunklib.elements import parse_elements
-from chunklib.fixture import SectionAcl, Source, load_source, load_sources, unmatched_acl_rules
 from chunklib.structure import DEFAULT_SIZE
 
 GUIDE = "Deployment Guide"

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chunklib.access import authorized, search, term_overlap
-from chunklib.fixture import load_source, load_sources
+from chunklib.course.fixture import load_source, load_sources
 from chunklib.identity import (
     H,
     acl_snapshot_sha256,

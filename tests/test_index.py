@@ -12,7 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chunklib.access import authorized, search, term_overlap
-from chunklib.fixture import load_source, load_sources
+from chunklib.course.edits import unrelated_source
+from chunklib.course.fixture import load_source, load_sources
 from chunklib.identity import acl_snapshot_sha256, index_entry_id
 from chunklib.index import ChunkIndex, heading_key
 from chunklib.lifecycle import (
@@ -25,7 +26,6 @@ from chunklib.lifecycle import (
 )
 from chunklib.records import to_dict
 from chunklib.structure import structure_chunks
-from chunklib.widgets.lifecycle import unrelated_source
 
 MATRIX = ("Deployment Guide", "Environment Matrix")
 GUIDE = load_source("deployment-guide")
@@ -310,7 +310,7 @@ def test_a_failing_build_leaves_readers_on_the_old_generation_whole():
 
 CHILD = textwrap.dedent("""
     import pathlib, sys, time
-    from chunklib.fixture import load_source
+    from chunklib.course.fixture import load_source
     from chunklib.index import ChunkIndex
     from chunklib.lifecycle import FakeEmbedder, rename_heading, update
 

@@ -100,7 +100,8 @@ LESSON_CALLS = [
     "from chunklib.widgets.structure import structure_explorer as f; f()",
     "from chunklib.widgets.lifecycle import lifecycle_explorer as f; f()",
     "from chunklib.widgets.evaluation import evaluation_explorer as f; f()",
-    "from chunklib.widgets.compare_plot import compare, compare_sizes; "
+    "from chunklib.widgets.compare_plot import compare; "
+    "from chunklib.course.comparison import compare_sizes; "
     "assert compare(size=300).png == b''; compare_sizes()",
     "import chunklib.course.units, chunklib.course.boundaries, chunklib.course.overlap, "
     "chunklib.course.structure, chunklib.course.lifecycle, chunklib.course.evaluation",

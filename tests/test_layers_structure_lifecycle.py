@@ -8,16 +8,11 @@ import io
 import pytest
 from PIL import Image
 
-from chunklib.fixture import load_source
+from chunklib.course.edits import EDITS
+from chunklib.course.fixture import load_source
 from chunklib.structure import structure_chunks, window_chunks
 from chunklib.widgets.common import not_drawn
-from chunklib.widgets.lifecycle import (
-    EDITS,
-    KEPT_SHADOWS,
-    MATRIX,
-    LifecycleExplorer,
-    lifecycle_explorer,
-)
+from chunklib.widgets.lifecycle import KEPT_SHADOWS, MATRIX, LifecycleExplorer, lifecycle_explorer
 from chunklib.widgets.structure import StructureExplorer, structure_explorer
 
 OVERVIEW = ("Deployment Guide", "Overview")

@@ -20,11 +20,11 @@ from chunklib.boundaries import (
 )
 from chunklib.course import boundaries as lesson
 from chunklib.course import quiz, selfcheck
+from chunklib.course.passages import load_passage
 from chunklib.course.quiz import questions
-from chunklib.sentences import paragraph_spans, split_sentences
+from chunklib.sentences import inside_sentence, paragraph_spans, split_sentences
 from chunklib.tokens import wordpiece_count
 from chunklib.units import cut_sentences
-from chunklib.widgets.boundaries import inside_sentence, load_passage
 from chunklib.windows import text_windows
 from tests.nbgrading import lesson_notebook
 

@@ -9,9 +9,9 @@ import pytest
 
 from chunklib.access import readable
 from chunklib.course import structure as cs
+from chunklib.course.fixture import load_source
 from chunklib.course.quiz import questions
 from chunklib.elements import parse_elements
-from chunklib.fixture import load_source
 from chunklib.intervals import total_length, union_length
 from chunklib.records import to_dict
 from chunklib.structure import (

@@ -4,8 +4,8 @@ import nbformat
 import pytest
 
 from chunklib.course import lifecycle as cl
+from chunklib.course.fixture import load_source, load_sources
 from chunklib.course.quiz import questions
-from chunklib.fixture import load_source, load_sources
 from chunklib.index import ChunkIndex
 from chunklib.lifecycle import FakeEmbedder, rename_heading, update
 from chunklib.structure import DEFAULT_OVERLAP, DEFAULT_SIZE, structure_chunks
@@ -178,7 +178,7 @@ def test_quiz_answers_vary():
 
 
 def test_an_inserted_paragraph_moves_ids_only_in_its_own_section():
-    from chunklib.widgets.lifecycle import NOTE
+    from chunklib.course.edits import NOTE
 
     sentence = ("a paragraph inserted in one section, or a new source, changes no chunk id in any "
                 "other section. Inside the same section it can")

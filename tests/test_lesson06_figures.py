@@ -9,10 +9,10 @@ import pytest
 from chunklib import experiment as ex
 from chunklib.context import merge_hits, pack_context
 from chunklib.course import evaluation as ce
+from chunklib.course.fixture import load_source, load_sources
 from chunklib.course.quiz import questions
 from chunklib.elements import parse_elements
 from chunklib.evaluation import evidence_complete, span_iou, span_precision, span_recall
-from chunklib.fixture import load_source, load_sources
 from chunklib.questions import get_question, load_questions
 from tests.nbgrading import lesson_notebook
 

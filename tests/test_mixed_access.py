@@ -16,7 +16,7 @@ from chunklib.access import (
     search,
     term_overlap,
 )
-from chunklib.fixture import load_sources
+from chunklib.course.fixture import load_sources
 from chunklib.identity import access_snapshot_sha256, acl_snapshot_sha256
 from chunklib.index import ChunkIndex
 from chunklib.lifecycle import FakeEmbedder

@@ -7,9 +7,9 @@ import json
 import pytest
 
 from chunklib.access import authorized
+from chunklib.course.fixture import load_source
 from chunklib.elements import parse_elements
 from chunklib.evaluation import evidence_complete
-from chunklib.fixture import load_source
 from chunklib.questions import (
     QUESTIONS_FILE,
     Question,

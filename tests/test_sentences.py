@@ -6,7 +6,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chunklib.sentences import CLOSERS, paragraph_spans, split_sentences
+from chunklib.sentences import (
+    CLOSERS,
+    inside_sentence,
+    paragraph_spans,
+    sentences_cut_at,
+    split_sentences,
+)
 
 # Characters that exercise every rule: terminators, closers, spaces, line breaks, CJK, emoji
 # (a ZWJ sequence), a combining accent and a no-break space.
@@ -156,3 +162,27 @@ def test_repeats_have_exact_offsets(sentence, k, gap):
     text = gap.join([sentence] * k)
     step = len(sentence) + len(gap)
     assert split_sentences(text) == [(i * step, i * step + len(sentence)) for i in range(k)]
+
+
+# --- the one rule "this chunk end cuts a sentence" ---------------------------------------------
+
+def test_an_end_cuts_only_strictly_inside_a_sentence():
+    sentences = [(0, 4), (5, 9)]
+    assert sentences_cut_at(sentences, [0, 2, 4, 5, 6, 9, 12]) == [
+        None, (0, 4), None, None, (5, 9), None, None]
+    assert inside_sentence(6, sentences) and not inside_sentence(4, sentences)
+    assert sentences_cut_at([], [3]) == [None] and sentences_cut_at(sentences, []) == []
+
+
+@given(st.lists(st.tuples(st.integers(0, 30), st.integers(0, 30)).map(sorted).map(tuple),
+                max_size=6), st.lists(st.integers(0, 35), max_size=8))
+def test_sentences_cut_at_names_a_sentence_that_holds_the_end(sentences, ends):
+    for end, cut in zip(ends, sentences_cut_at(sentences, ends), strict=True):
+        holding = [(s, t) for s, t in sentences if s < end < t]
+        assert (cut is None) == (not holding)
+        assert cut is None or (cut in holding and cut[1] == max(t for _, t in holding))
+
+
+def test_sentences_cut_at_names_the_bad_argument():
+    with pytest.raises(TypeError, match="sentence_spans"):
+        sentences_cut_at([(0, "4")], [2])

@@ -12,8 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chunklib.access import access_parts, readable
+from chunklib.course.fixture import load_source, load_sources
 from chunklib.elements import parse_elements
-from chunklib.fixture import load_source, load_sources
 from chunklib.intervals import duplication_ratio, union
 from chunklib.records import to_dict
 from chunklib.structure import (

@@ -8,8 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chunklib import sweep
+from chunklib.course.fixture import load_source
 from chunklib.experiment import LESSON_STRATEGIES, Strategy, chunk_dicts, overlap_sweep, summarize
-from chunklib.fixture import load_source
 from chunklib.structure import window_chunks
 from chunklib.windows import shifted_window_spans, window_spans
 

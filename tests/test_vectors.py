@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from chunklib import vectors
+from chunklib.course.fixture import load_sources
 from chunklib.embedding import MODEL_NAME, embed
-from chunklib.fixture import load_sources
 from chunklib.identity import sha256_hex
 from chunklib.index import ChunkIndex
 from chunklib.lifecycle import FakeEmbedder, update

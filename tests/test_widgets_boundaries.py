@@ -4,8 +4,9 @@ import matplotlib.pyplot as plt
 import pytest
 
 from chunklib.boundaries import compare_strategies, recursive_split, span_stats, split_text
+from chunklib.course.passages import load_passage
 from chunklib.sentences import paragraph_spans, split_sentences
-from chunklib.widgets.boundaries import BoundariesExplorer, boundaries_explorer, load_passage
+from chunklib.widgets.boundaries import BoundariesExplorer, boundaries_explorer
 from chunklib.widgets.boundaries_plot import draw_boundaries
 
 
@@ -209,7 +210,8 @@ def test_compare_states_chunklibs_numbers_in_picture_table_and_alt_text():
 
 
 def test_comparison_figure_marks_every_cut_and_reads_without_colour():
-    from chunklib.widgets.compare_plot import comparison_figure, strategy_spans
+    from chunklib.course.comparison import strategy_spans
+    from chunklib.widgets.compare_plot import comparison_figure
 
     text = load_passage()
     fig = comparison_figure(text, 200)
@@ -229,7 +231,7 @@ def test_comparison_figure_marks_every_cut_and_reads_without_colour():
 
 
 def test_compare_sizes_table_and_text():
-    from chunklib.widgets.compare_plot import Table, compare_sizes
+    from chunklib.course.comparison import Table, compare_sizes
 
     table = compare_sizes(sizes=[100, 400])
     assert [row[:3] for row in table.rows] == [
@@ -253,7 +255,8 @@ def test_compare_renders_any_text(text):
 
 
 def test_compare_draws_no_pyplot_figures_and_checks_arguments():
-    from chunklib.widgets.compare_plot import compare, compare_sizes
+    from chunklib.course.comparison import compare_sizes
+    from chunklib.widgets.compare_plot import compare
 
     before = plt.get_fignums()
     compare(size=150)

@@ -2,14 +2,9 @@
 
 import pytest
 
-from chunklib.fixture import load_sources
-from chunklib.widgets.lifecycle import (
-    EDITS,
-    KEPT_SHADOWS,
-    LifecycleExplorer,
-    lifecycle_explorer,
-    make_edit,
-)
+from chunklib.course.edits import EDITS, make_edit
+from chunklib.course.fixture import load_sources
+from chunklib.widgets.lifecycle import KEPT_SHADOWS, LifecycleExplorer, lifecycle_explorer
 from chunklib.widgets.lifecycle_plot import column_states
 
 MATRIX = ("Deployment Guide", "Environment Matrix")

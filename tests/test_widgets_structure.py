@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from chunklib.course.fixture import load_source
 from chunklib.elements import sha256_hex
-from chunklib.fixture import load_source
 from chunklib.structure import structure_chunks
 from chunklib.widgets.structure import StructureExplorer, structure_explorer
 from chunklib.widgets.structure_html import document_html

@@ -60,7 +60,7 @@ TEXTS = [
 def fixture_texts() -> list[str]:
     """A few structure-aware chunks of the course fixture (the longest included) and one whole
     fixture source, Markdown far past 256 word pieces."""
-    from chunklib.fixture import load_source, load_sources
+    from chunklib.course.fixture import load_source, load_sources
     from chunklib.structure import structure_chunks
 
     chunks = [c.retrieval_text for s in load_sources() for c in structure_chunks(s)]

@@ -23,12 +23,12 @@ from chunklib.boundaries import (
     split_text,
 )
 from chunklib.course import POINTS
+from chunklib.course.passages import load_passage
 from chunklib.course.quiz import Question
 from chunklib.course.selfcheck import Check
-from chunklib.sentences import paragraph_spans, split_sentences
+from chunklib.sentences import paragraph_spans, sentences_cut_at, split_sentences
 from chunklib.tokens import wordpiece_count
 from chunklib.units import cut_sentences
-from chunklib.widgets.boundaries import inside_sentence, load_passage
 from chunklib.windows import text_windows
 
 #: The Part 1 text: two paragraphs, three sentences, the last one longer than the chunk size.
@@ -67,8 +67,9 @@ def figures() -> dict[str, object]:
         return span_stats(passage, text_windows(passage, at, 0), sentences)
 
     spans = split_text(passage, size)
-    cut_chunks = [i for i, (_, end) in enumerate(spans[:-1]) if inside_sentence(end, sentences)]
-    (cut_at,) = [(s, e) for s, e in sentences if s < spans[cut_chunks[0]][1] < e]
+    cut = sentences_cut_at(sentences, [end for _, end in spans[:-1]])
+    cut_chunks = [i for i, sentence in enumerate(cut) if sentence is not None]
+    cut_at = cut[cut_chunks[0]]
     pieces = [e - s for s, e in recursive_split(passage, size) if e > s]
     no_full_stop = tuple(sep for sep in DEFAULT_SEPARATORS if sep != ". ")
     extra = [split(at)["chunks"] - fixed(at)["chunks"] for at in SIZES]
@@ -164,8 +165,8 @@ def _split():
 
 
 def _clean_ends(spans):
-    sentences = split_sentences(PART1_TEXT)
-    return sum(not inside_sentence(end, sentences) for _, end in spans[:-1])
+    return sentences_cut_at(split_sentences(PART1_TEXT), [end for _, end in spans[:-1]]
+                            ).count(None)
 
 
 def _pieces_in_paragraph_2():

@@ -93,8 +93,8 @@ def figures() -> dict[str, object]:
     ``figures()["sweep_400"]`` -> (20, 22, 28, 26, 32)
     """
     from chunklib import experiment as ex
+    from chunklib.course.fixture import load_sources
     from chunklib.course.overlap import MYTH
-    from chunklib.fixture import load_sources
     from chunklib.questions import get_question, load_questions
 
     S = ex.Strategy

@@ -22,10 +22,12 @@ from __future__ import annotations
 
 from chunklib.access import authorized, search
 from chunklib.course import POINTS
+from chunklib.course.edits import QUERY, make_edit
+from chunklib.course.fixture import load_source, load_sources
 from chunklib.course.quiz import Question
 from chunklib.course.selfcheck import Check
+from chunklib.documents import Source
 from chunklib.elements import parse_elements
-from chunklib.fixture import Source, load_source, load_sources
 from chunklib.identity import H
 from chunklib.index import ChunkIndex
 from chunklib.lifecycle import FakeEmbedder, insert_paragraph, plan_update, rename_heading, update
@@ -125,8 +127,6 @@ def _notebook_replay() -> dict[str, object]:
 
 def _explorer(edit: str, section: tuple[str, ...] = MATRIX):
     """The plan and vector count of one explorer edit, built as a shadow of generation 1."""
-    from chunklib.widgets.lifecycle import make_edit  # the explorer's own edits
-
     index, embedder = ChunkIndex(), FakeEmbedder()
     sources = load_sources()
     update(index, sources, embedder)
@@ -139,8 +139,6 @@ def figures() -> dict[str, object]:
 
     ``figures()["section_chunks"]`` -> 6
     """
-    from chunklib.widgets.lifecycle import QUERY
-
     section, _kept = renamed_section_ids()
     guide = load_source("deployment-guide")
     matrix = [c for c in structure_chunks(guide) if c.heading_path[:2] == MATRIX]

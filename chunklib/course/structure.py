@@ -17,10 +17,10 @@ import dataclasses
 import hashlib
 
 from chunklib.course import POINTS
+from chunklib.course.fixture import load_source
 from chunklib.course.quiz import Question
 from chunklib.course.selfcheck import Check
 from chunklib.elements import heading_paths, parse_elements
-from chunklib.fixture import load_source
 from chunklib.intervals import duplication_ratio, total_length, union_length
 from chunklib.records import ChunkRecord
 from chunklib.structure import structure_chunks
@@ -134,7 +134,7 @@ def figures() -> dict[str, object]:
 
     ``figures()["mixed_windows"]`` -> 6
     """
-    from chunklib.fixture import load_sources
+    from chunklib.course.fixture import load_sources
     from chunklib.structure import (
         DEFAULT_OVERLAP,
         DEFAULT_SIZE,

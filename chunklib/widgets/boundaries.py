@@ -31,19 +31,14 @@ from __future__ import annotations
 
 import html
 from functools import lru_cache
-from importlib import resources
 
 import ipywidgets as widgets
 
 from chunklib.boundaries import DEFAULT_SEPARATORS, recursive_split, span_stats, split_text
-from chunklib.sentences import split_sentences
+from chunklib.course.passages import load_passage
+from chunklib.sentences import inside_sentence, split_sentences
 from chunklib.validate import require_int
-from chunklib.widgets.boundaries_plot import (
-    MARGINS,
-    boundaries_frame,
-    boundaries_rows,
-    inside_sentence,
-)
+from chunklib.widgets.boundaries_plot import MARGINS, boundaries_frame, boundaries_rows
 from chunklib.widgets.common import (
     ChunkStepper,
     autograding,
@@ -58,14 +53,6 @@ from chunklib.widgets.layers import Layers
 SEPARATOR_NAMES = {"\n\n": "blank line \\n\\n", "\n": "line break \\n",
                    ". ": "full stop + space", " ": "space"}
 CACHED_SETTINGS = 32  # (separators, merge, size) settings whose chunks are kept
-
-
-def load_passage() -> str:
-    """The explorer's default text: a ~400-word passage in six paragraphs, written for chunklib.
-
-    ``load_passage()[:20]`` -> 'The seed library on '
-    """
-    return (resources.files("chunklib") / "data" / "boundaries_passage.txt").read_text("utf-8")
 
 
 def visible(text: str) -> str:

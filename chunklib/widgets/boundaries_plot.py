@@ -17,6 +17,7 @@ Leaves out: the explorer, its controls and its text views (``chunklib.widgets.bo
 
 from __future__ import annotations
 
+from chunklib.sentences import inside_sentence
 from chunklib.widgets.plotting import PALETTE, row_ticks, rows_patch
 
 CHUNK_STYLES = [(PALETTE[0], "///"), (PALETTE[8], "\\\\\\")]  # blue, light orange
@@ -24,14 +25,6 @@ SENTENCE_COLOUR, CUT_COLOUR = PALETTE[3], PALETTE[5]  # dark grey, dark orange
 #: Fixed margins (fractions of the 600 x 336 px picture): room for four-digit row numbers on
 #: the left, the x tick label at the right end, the one-row legend above the axes.
 MARGINS = {"left": 0.085, "right": 0.97, "bottom": 0.12, "top": 0.92}
-
-
-def inside_sentence(end: int, sentence_spans) -> bool:
-    """True when ``end`` falls strictly inside a sentence, so a chunk ending there cuts it.
-
-    ``inside_sentence(6, [(0, 4), (5, 9)])`` -> True
-    """
-    return any(s < end < t for s, t in sentence_spans)
 
 
 def boundaries_frame(ax, text_length: int) -> None:

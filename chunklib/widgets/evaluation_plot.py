@@ -118,7 +118,7 @@ def topk_range(question, hits) -> tuple[int, int]:
     ``topk_range(get_question("q19"), ex.evaluate(ex.Strategy("windows", 400, 100))[18].hits)``
     -> (10626, 11904)
     """
-    from chunklib.fixture import load_source
+    from chunklib.course.fixture import load_source
 
     ev_lo, ev_hi = _evidence_range(question)
     near = _near(question, hits)

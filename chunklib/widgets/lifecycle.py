@@ -33,17 +33,12 @@ from typing import NamedTuple
 
 import ipywidgets as widgets
 
+from chunklib.course.edits import EDITS, QUERY, SECTIONLESS, SOURCE_ID, make_edit
+from chunklib.course.fixture import load_sources
+from chunklib.documents import Source
 from chunklib.elements import parse_elements
-from chunklib.fixture import Source, load_sources
 from chunklib.index import ChunkIndex
-from chunklib.lifecycle import (
-    FakeEmbedder,
-    UpdateReport,
-    insert_paragraph,
-    rename_heading,
-    set_section_acl,
-    update,
-)
+from chunklib.lifecycle import FakeEmbedder, UpdateReport, update
 from chunklib.widgets.common import (
     autograding,
     image_view,
@@ -62,14 +57,7 @@ from chunklib.widgets.lifecycle_plot import (
     states_frame,
 )
 
-SOURCE_ID = "deployment-guide"
-NOTE = ("Reviewed in June by the Platform Reliability team: report anything out of date in "
-        "the #harbor-releases channel.")
-QUERY = "production 4 SRE"  # the production row of the Environment Matrix, every term needed
-EDITS = ("rename the heading", "insert a paragraph", "change the section's ACL",
-         "remove the section's ACL", "add an unrelated source", "delete the source")
 MATRIX = ("Deployment Guide", "Environment Matrix")
-SECTIONLESS = ("add an unrelated source", "delete the source")  # the section plays no part
 KEPT_SHADOWS = 8  # shadows kept in the index for a quick return to a recent edit
 
 
@@ -81,46 +69,6 @@ class Shadow(NamedTuple):
     refused: str
     columns: list
     table: str
-
-
-def unrelated_source() -> Source:
-    """A small kestrel source that shares nothing with the Deployment Guide.
-
-    ``unrelated_source().source_id`` -> 'onboarding-notes'
-    """
-    text = ("# Onboarding notes\n\nNew engineers get a laptop, a hardware key and an access "
-            "request on their first day.\n\n## First week\n\nPair with a teammate on one "
-            "staging deploy before you run one alone.\n")
-    return Source("onboarding-notes", "2025.06.20-1", "kestrel", "onboarding-notes.md", text,
-                  ("employees",), ())
-
-
-def make_edit(sources: list[Source], edit: str, path: tuple[str, ...]):
-    """The edited sources, the deleted ids and a one-line description of ``edit`` at ``path``.
-
-    ``make_edit(load_sources(), "insert a paragraph", ("Deployment Guide", "Overview"))[2]``
-    -> 'a paragraph inserted below "Overview"'
-    """
-    guide = next(s for s in sources if s.source_id == SOURCE_ID)
-    title = path[-1]
-    if edit == "rename the heading":
-        new = f"{title} (revised)"
-        return [rename_heading(guide, path, new)], [], f'"{title}" renamed to "{new}"'
-    if edit == "insert a paragraph":
-        return [insert_paragraph(guide, path, NOTE)], [], f'a paragraph inserted below "{title}"'
-    if edit == "change the section's ACL":
-        old = guide.acl_for(path) or ()
-        groups = ("sre",) if "employees" in old else tuple(sorted({*old, "employees"}))
-        return ([set_section_acl(guide, path, groups)], [],
-                f'ACL of "{title}" changed from {", ".join(old) or "nobody"} to '
-                f'{", ".join(groups)}')
-    if edit == "remove the section's ACL":
-        return [set_section_acl(guide, path, None)], [], f'ACL of "{title}" removed (missing)'
-    if edit == "add an unrelated source":
-        return [unrelated_source()], [], "an unrelated source, onboarding-notes, added"
-    if edit == "delete the source":
-        return [], [SOURCE_ID], f"{SOURCE_ID} deleted"
-    raise ValueError(f"edit must be one of {EDITS}, got {edit!r}")
 
 
 def heading_paths_of_guide(sources: list[Source]) -> list[tuple[str, ...]]:

@@ -31,8 +31,9 @@ from typing import NamedTuple
 
 import ipywidgets as widgets
 
+from chunklib.course.fixture import load_sources
+from chunklib.documents import Source
 from chunklib.elements import parse_elements
-from chunklib.fixture import Source, load_sources
 from chunklib.intervals import total_length, union_length
 from chunklib.records import ChunkRecord
 from chunklib.structure import (

@@ -1,15 +1,14 @@
-"""The course fixture: Markdown sources with a tenant, a revision and section ACLs (lessons 4-6).
+"""The course fixture: Markdown sources with a tenant, a revision and section ACLs (lessons 4-6),
+read into ``chunklib.documents.Source`` records.
 
 The files live in ``chunklib/data/fixture/`` beside ``manifest.toml``, which gives each source
 its ``source_id``, ``revision``, ``tenant_id``, ``default_acl`` and ``section_acl`` rules, and the
 SHA-256 of the file's bytes (a changed file must get a new revision, so a stale hash fails
-loudly). A rule names a heading path and applies to that section and everything below it; the
-longest matching rule wins, then ``default_acl``; a source without a default leaves uncovered
-sections with a *missing* ACL (``None``), which lesson 5's fail-closed index refuses to publish.
+loudly). How a rule applies is ``Source.acl_for``; a rule that names no heading fails the load.
 Files are read as bytes and decoded, so line ends reach the parser exactly as stored.
 
-Leaves out: deny rules, ACL inheritance across sources, user-level permissions (groups only,
-OR semantics: a reader needs one listed group).
+Leaves out: the document types and ACL rules themselves (``chunklib.documents``) and documents
+of your own (``chunklib.corpus``).
 
     >>> [s.source_id for s in load_sources()][:2]
     ['deployment-guide', 'failover-runbook']
@@ -19,58 +18,13 @@ from __future__ import annotations
 
 import hashlib
 import tomllib
-from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
 
-from chunklib.elements import parse_elements
+from chunklib.documents import SectionAcl, Source, unmatched_acl_rules
 from chunklib.records import normalize_acl
 
 FIXTURE_DIR = files("chunklib").joinpath("data", "fixture")
-
-
-@dataclass(frozen=True)
-class SectionAcl:
-    """The groups that may read the section at ``heading_path`` and everything below it."""
-
-    heading_path: tuple[str, ...]
-    groups: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Source:
-    """One source document: ids, the full ``text``, and its ACL rules."""
-
-    source_id: str
-    revision: str
-    tenant_id: str
-    filename: str
-    text: str
-    default_acl: tuple[str, ...] | None
-    section_acls: tuple[SectionAcl, ...]
-
-    def acl_for(self, heading_path: tuple[str, ...]) -> tuple[str, ...] | None:
-        """The ACL of the section at ``heading_path``: longest matching rule, else the default.
-
-        ``guide.acl_for(("Deployment Guide", "Environment Matrix", "x"))`` -> ('sre',)
-        """
-        path = tuple(heading_path)
-        best = None
-        for rule in self.section_acls:
-            n = len(rule.heading_path)
-            if path[:n] == rule.heading_path and (best is None or n > len(best.heading_path)):
-                best = rule
-        return best.groups if best is not None else self.default_acl
-
-
-def unmatched_acl_rules(source: Source) -> list[SectionAcl]:
-    """Rules whose heading path names no heading of the text (a renamed or misspelt heading).
-
-    Such a rule protects nothing: its section silently falls back to the default ACL.
-    ``unmatched_acl_rules(load_source("deploy-faq"))`` -> []
-    """
-    paths = {e.heading_path for e in parse_elements(source.text) if e.kind == "heading"}
-    return [rule for rule in source.section_acls if rule.heading_path not in paths]
 
 
 @cache
