@@ -1,4 +1,6 @@
-"""Cached-frame redraws (chunklib.widgets.layers) and the explorers' autograde mode."""
+"""Cached-frame redraws (chunklib.widgets.layers), the palette, nbgrader's variable, and the
+autograde mode of what is not an explorer (the lesson-2 comparison, the self-checks); the
+explorers' autograde mode is part of tests/test_explorers.py."""
 
 import io
 import os
@@ -8,10 +10,9 @@ import sys
 import pytest
 from PIL import Image
 
-from chunklib.widgets.common import autograding, not_drawn
+from chunklib.widgets.common import autograding
 from chunklib.widgets.layers import Layers, canvas_png
-from chunklib.widgets.overlap import OverlapExplorer, overlap_explorer
-from chunklib.widgets.plotting import PALETTE, interval_bars, interval_frame
+from chunklib.widgets.plotting import PALETTE, interval_frame, interval_rows
 
 
 def pixels(png: bytes) -> bytes:
@@ -21,7 +22,7 @@ def pixels(png: bytes) -> bytes:
 def draw(layers, n, spans, current=0):
     ax = layers.axes[0]
     return layers.draw(key=(n,), frame=lambda: interval_frame(ax, n),
-                       data=lambda: interval_bars(ax, spans, current=current),
+                       data=lambda: interval_rows(ax, spans, list(range(len(spans))), current),
                        overlays=(ax.yaxis, *ax.spines.values()))
 
 
@@ -51,7 +52,7 @@ def test_old_data_artists_are_removed():
     layers = Layers(7.5, 3.2)
     draw(layers, 1000, [(0, 100)] * 5)
     draw(layers, 1000, [(0, 100)])
-    assert len(layers.axes[0].collections) == 2  # one bar and the current-chunk outline
+    assert len(layers.axes[0].patches) == 2  # the bars (one patch) and the current outline
 
 
 def test_the_frame_cache_is_bounded():
@@ -61,16 +62,6 @@ def test_the_frame_cache_is_bounded():
     assert layers.frame_renders == 4 and len(layers._frames) == 2
     with pytest.raises(ValueError, match="max_frames"):
         Layers(7.5, 3.2, max_frames=0)
-
-
-def test_explorer_pictures_do_not_depend_on_the_path_taken():
-    e = overlap_explorer(1000, 200, 50)
-    for size in (300, 150, 250):
-        e.size_slider.value = size
-    e.n_slider.value = 700
-    e.n_slider.value = 1000
-    e.size_slider.value = 200
-    assert pixels(e.image.value) == pixels(OverlapExplorer(1000, 200, 50).image.value)
 
 
 def test_palette_is_matplotlibs_tableau_colorblind10():
@@ -85,21 +76,10 @@ def test_autograding_follows_nbgraders_variable(monkeypatch):
     assert not autograding()
     monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
     assert autograding()
-    placeholder = overlap_explorer()
-    assert "not drawn" in placeholder.value and placeholder.value == not_drawn(
-        "overlap explorer").value
-    with pytest.raises(ValueError, match="overlap"):
-        overlap_explorer(1000, 200, 200)  # bad arguments are still refused
 
 
-# What a lesson cell runs: every explorer, the lesson-2 comparison, every lesson's self-checks.
+# What a lesson cell runs besides the explorers: the lesson-2 comparison, the self-checks.
 LESSON_CALLS = [
-    "from chunklib.widgets.overlap import overlap_explorer as f; f()",
-    "from chunklib.widgets.units import units_explorer as f; f()",
-    "from chunklib.widgets.boundaries import boundaries_explorer as f; f()",
-    "from chunklib.widgets.structure import structure_explorer as f; f()",
-    "from chunklib.widgets.lifecycle import lifecycle_explorer as f; f()",
-    "from chunklib.widgets.evaluation import evaluation_explorer as f; f()",
     "from chunklib.widgets.compare_plot import compare; "
     "from chunklib.course.comparison import compare_sizes; "
     "assert compare(size=300).png == b''; compare_sizes()",
@@ -117,29 +97,10 @@ def test_autograde_mode_never_imports_matplotlib(call):
     assert out.stdout.strip() == "False"
 
 
-@pytest.mark.parametrize("module", ["chunklib.widgets." + m for m in (
-    "overlap", "units", "boundaries", "structure", "lifecycle", "evaluation")] + [
-    "chunklib.widgets.compare_plot", "chunklib.course.boundaries"])
+@pytest.mark.parametrize("module", ["chunklib.course.boundaries"])
 def test_importing_a_module_does_not_import_matplotlib(module):
     env = {k: v for k, v in os.environ.items() if k != "NBGRADER_EXECUTION"}
     out = subprocess.run([sys.executable, "-c", f"import sys, {module}; "
                           "print('matplotlib' in sys.modules)"],
                          env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
-
-
-def test_chunk_stepper_follows_the_count_and_says_where():
-    from chunklib.widgets.common import ChunkStepper
-
-    s = ChunkStepper()
-    assert s.follow(7) == 0 and s.slider.max == 7 and not s.slider.disabled
-    for _ in range(9):
-        s.next_button.click()
-    assert s.slider.value == 7
-    assert s.follow(3) == 2  # fewer chunks: clamped to the last
-    s.prev_button.click()
-    s.say(3, 1, "tokens 300 to 500", "empty")
-    assert s.label.value == "<b>Chunk 2 of 3</b>: tokens 300 to 500"
-    assert s.follow(0) is None and s.slider.disabled
-    s.say(0, None, "", "the document is empty.")
-    assert s.label.value == "<b>No chunks</b>: the document is empty."

@@ -422,14 +422,15 @@ def test_widget_helpers_send_nothing_outside_a_kernel(capsys):
 
 
 def test_plot_image_carries_its_alt_text_as_a_synced_tooltip():
-    from chunklib.widgets.common import PlotImage, png_view, refresh_png
-    from chunklib.widgets.plotting import new_figure
+    from chunklib.widgets.common import PlotImage, image_view, set_image
+    from chunklib.widgets.layers import Layers
 
-    img = png_view(new_figure(), alt="Plot of nothing")
+    png = Layers(2, 2).draw(key=0, frame=lambda: None, data=lambda: [])
+    img = image_view(png, alt="Plot of nothing")
     assert isinstance(img, PlotImage) and img.tooltip == "Plot of nothing"
     state = img.get_state()
     assert state["description"] == "" and state["tooltip"] == "Plot of nothing"
-    refresh_png(img, new_figure(), "Plot of something")
+    set_image(img, png, "Plot of something")
     assert img.tooltip == "Plot of something" and img.value[:4] == b"\x89PNG"
 
 

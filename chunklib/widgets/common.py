@@ -14,7 +14,7 @@ Chromium's accessibility tree and with the keyboard, are closed here:
 - a plain ``widgets.Image`` with a ``tooltip`` fails to render in JupyterLab 4 (its view reads
   a ``description`` the Image model does not have).
 
-``int_slider`` and ``png_view`` therefore send, once per cell run in a kernel, a small script
+``int_slider`` and ``image_view`` therefore send, once per cell run in a kernel, a small script
 (``WIDGET_A11Y_JS``) that copies each slider's description onto its handle as ``aria-label``
 (its tooltip as ``aria-description``) and marks widget controls ``data-lm-suppress-shortcuts``
 so their keys reach them; it runs in JupyterLab and in the offline HTML export alike.
@@ -33,8 +33,6 @@ import os
 
 import ipywidgets as widgets
 from traitlets import Unicode
-
-from chunklib.widgets.plotting import figure_png
 
 _STYLE = {"description_width": "9em"}
 
@@ -124,22 +122,6 @@ def int_slider(description: str, value: int, lo: int, hi: int, step: int = 1,
         tooltip=tooltip or description, continuous_update=False, style=_STYLE,
         layout=widgets.Layout(width="28em"),
     )
-
-
-def png_view(fig, alt: str = "") -> PlotImage:
-    """An Image widget showing matplotlib Figure ``fig`` as PNG; ``refresh_png`` after redrawing.
-
-    ``png_view(new_figure()).format`` -> 'png'
-    """
-    return image_view(figure_png(fig), alt)
-
-
-def refresh_png(img: widgets.Image, fig, alt: str = "") -> None:
-    """Re-render ``fig`` into ``img`` (and update the tooltip used as a short alt text).
-
-    ``refresh_png(img, fig)``
-    """
-    set_image(img, figure_png(fig), alt)
 
 
 class ChunkStepper:

@@ -1,11 +1,15 @@
 """The lesson-3 overlap explorer: N, C and O sliders, a chunk stepper, a plot and a summary.
 
-The overlap slider's maximum follows C − 1, so O stays below C; when C drops below the
-current O, O is clamped and the explorer says so. The summary is computed with
-``chunklib.windows`` and doubles as the plot's text alternative.
+One setting (N, C, O) gives one ``WindowPlan``: the spans, K, the starts, the lengths, the
+stored positions and the duplication factor, computed and validated once with
+``chunklib.windows``. The overlap slider's maximum follows C − 1, so O stays below C; when C
+drops below the current O, O is clamped, the explorer says so, and the picture is drawn once.
+Up to 30 chunks are drawn one row each; beyond that (O near C − 1 gives hundreds) the plot
+shows 30 evenly spaced chunks and the current one, and the summary says so.
 
 Leaves out: real text (lesson 1 shows windows over words and tokens); here a document is just
-N unit positions.
+N unit positions. The skeleton (caching, redraws, stepper, autograde note) is
+``chunklib.widgets.explorer``.
 
     >>> OverlapExplorer(n=1000, size=200, overlap=50).summary_rows()[0]
     ('stride S = C − O', '200 − 50 = 150')
@@ -13,106 +17,127 @@ N unit positions.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import ipywidgets as widgets
 
 from chunklib import windows
-from chunklib.validate import require_window
-from chunklib.widgets.common import (
-    ChunkStepper,
-    autograding,
-    image_view,
-    int_slider,
-    not_drawn,
-    set_image,
-    short_list,
-    summary_html,
-)
-from chunklib.widgets.layers import Layers
-from chunklib.widgets.plotting import interval_bars, interval_frame
+from chunklib.validate import require_int, require_window
+from chunklib.widgets.common import int_slider, short_list
+from chunklib.widgets.explorer import Explorer
+from chunklib.widgets.plotting import MAX_ROWS, interval_frame, interval_rows, shown_rows
 
 
-class OverlapExplorer(widgets.VBox):
-    """Interactive overlap explorer; a VBox, so the lesson cell just returns it.
+class WindowPlan(NamedTuple):
+    """Everything lesson 3 says about one (N, C, O): computed once by ``window_plan``."""
 
-    ``OverlapExplorer().n_slider.value = 700`` redraws the plot and the summary.
+    n: int
+    size: int
+    overlap: int
+    stride: int
+    spans: list[tuple[int, int]]
+    starts: list[int]
+    lengths: list[int]
+    stored: int      # unit positions over all chunks, duplicates counted
+    factor: float    # stored / N (1.0 for an empty document)
+
+
+def window_plan(n: int, size: int, overlap: int) -> WindowPlan:
+    """The chunks of a document of ``n`` units and their numbers, validated once.
+
+    ``window_plan(1000, 200, 50).stored`` -> 1300
     """
+    size, overlap = require_window(size, overlap)
+    n = require_int("n", n, minimum=0)
+    spans = windows.window_spans(n, size, overlap)
+    lengths = [end - start for start, end in spans]
+    stored = sum(lengths)
+    return WindowPlan(n, size, overlap, size - overlap, spans, [s for s, _ in spans], lengths,
+                      stored, stored / n if n else 1.0)
 
-    def __init__(self, n: int = 1000, size: int = 200, overlap: int = 50, unit: str = "tokens"):
-        require_window(size, overlap)
+
+class OverlapExplorer(Explorer):
+    """Interactive overlap explorer; ``OverlapExplorer().n_slider.value = 700`` redraws it."""
+
+    name = "overlap explorer"
+    margins = {"left": 0.08, "bottom": 0.16, "top": 0.88}
+    empty = "the document is empty."
+
+    def __init__(self, n: int = 1000, size: int = 200, overlap: int = 50,
+                 unit: str = "tokens"):
         self.unit = unit
+        super().__init__(n=n, size=size, overlap=overlap)
+
+    @classmethod
+    def check(cls, n=1000, size=200, overlap=50) -> None:
+        require_window(size, overlap)
+        require_int("n", n, minimum=0)
+
+    def make_controls(self, n, size, overlap):
+        unit = self.unit
         self.n_slider = int_slider("document N", n, 0, max(2000, n), 10,
                                    f"document length N in {unit}")
         self.size_slider = int_slider("chunk size C", size, 10, max(500, size), 10,
                                       f"chunk size C in {unit}")
         self.overlap_slider = int_slider("overlap O", overlap, 0, size - 1, 1,
                                          f"overlap O in {unit}, always below C")
-        self.stepper = ChunkStepper("which chunk to highlight")
-        self.chunk_slider, self.step_label = self.stepper.slider, self.stepper.label
-        self.prev_button, self.next_button = (self.stepper.prev_button,
-                                              self.stepper.next_button)
         self.note = widgets.HTML()
-        self.summary = widgets.HTML()
-        self.layers = Layers(7.5, 3.2, margins={"left": 0.08, "bottom": 0.16, "top": 0.88})
-        self.figure = self.layers.figure
-        self.image = image_view(b"")
-        stepper = self.stepper.box
-        controls = widgets.VBox([self.n_slider, self.size_slider, self.overlap_slider,
-                                 self.note, stepper, self.step_label])
-        super().__init__([controls, widgets.HBox([self.image, self.summary])])
-        self.size_slider.observe(self._on_size, names="value")
-        for s in (self.n_slider, self.overlap_slider, self.chunk_slider):
-            s.observe(self._redraw, names="value")
-        self._redraw()
+        return {"n": self.n_slider, "size": self.size_slider, "overlap": self.overlap_slider}
 
-    @property
-    def params(self) -> tuple[int, int, int]:
-        """(N, C, O) as the sliders hold them now."""
-        return self.n_slider.value, self.size_slider.value, self.overlap_slider.value
+    def notes(self):
+        return [self.note]
 
-    def _on_size(self, change) -> None:
-        old_overlap = self.overlap_slider.value
-        self.overlap_slider.max = change["new"] - 1  # clamps O when C drops below it
-        if self.overlap_slider.value != old_overlap:
-            self.note.value = (f"<i>Overlap lowered from {old_overlap} to "
-                               f"{self.overlap_slider.value}: O must stay below C.</i>")
-        else:
-            self.note.value = ""
-        self._redraw()
+    def adjust(self, name, old, new) -> None:
+        if name != "size":
+            return
+        before = self.overlap_slider.value
+        self.overlap_slider.max = new - 1  # clamps O when C drops to it or below
+        after = self.overlap_slider.value
+        self.note.value = (f"<i>Overlap lowered from {before} to {after}: O must stay below "
+                           "C.</i>" if after != before else "")
 
-    def summary_rows(self) -> list[tuple[str, str]]:
-        """The numbers the summary shows, as (label, value) pairs."""
-        n, size, overlap = self.params
-        k = windows.n_chunks(n, size, overlap)
-        stored = windows.stored_positions(n, size, overlap)
-        factor = windows.duplication_factor(n, size, overlap)
-        return [
-            ("stride S = C − O", f"{size} − {overlap} = {windows.stride(size, overlap)}"),
+    def compute(self, params) -> WindowPlan:
+        return window_plan(params.n, params.size, params.overlap)
+
+    def count(self, plan: WindowPlan) -> int:
+        return len(plan.spans)
+
+    def frame_key(self, plan: WindowPlan):
+        return plan.n, self.unit
+
+    def draw_frame(self, ax, plan: WindowPlan) -> None:
+        interval_frame(ax, plan.n, unit=self.unit)
+
+    def draw_data(self, ax, plan: WindowPlan, current):
+        return interval_rows(ax, plan.spans, shown_rows(len(plan.spans), current), current)
+
+    def step_text(self, plan: WindowPlan, current: int) -> str:
+        start, end = plan.spans[current]
+        return f"{self.unit} {start} to {end}"
+
+    def describe(self, plan: WindowPlan, current):
+        n, size, overlap, k, unit = plan.n, plan.size, plan.overlap, len(plan.spans), self.unit
+        rows = [
+            ("stride S = C − O", f"{size} − {overlap} = {plan.stride}"),
             ("chunks K", str(k)),
-            ("starts", short_list(windows.chunk_starts(n, size, overlap))),
-            ("last chunk", f"{windows.last_chunk_length(n, size, overlap)} {self.unit}"),
-            ("stored positions", f"{stored} ({factor:.2f}× the document)"),
-            ("always whole", f"any span of up to O + 1 = {overlap + 1} {self.unit}"),
+            ("starts", short_list(plan.starts)),
+            ("last chunk", f"{plan.lengths[-1] if k else 0} {unit}"),
+            ("stored positions", f"{plan.stored} ({plan.factor:.2f}× the document)"),
+            ("always whole", f"any span of up to O + 1 = {overlap + 1} {unit}"),
         ]
+        if k > MAX_ROWS:
+            rows.append(("plot", f"{len(shown_rows(k, current))} of the {k} chunks, evenly "
+                                 "spaced, and the current one: more rows would be too thin "
+                                 "to see"))
+        return f"N = {n}, C = {size}, O = {overlap}", rows
 
-    def _redraw(self, _change=None) -> None:
-        n, size, overlap = self.params
-        spans = windows.window_spans(n, size, overlap)
-        k = len(spans)
-        current = self.stepper.follow(k)
-        start, end = spans[current] if k else (0, 0)
-        self.stepper.say(k, current, f"{self.unit} {start} to {end}", "the document is empty.")
-        ax = self.figure.axes[0]
-        png = self.layers.draw(
-            key=(n, self.unit),
-            frame=lambda: interval_frame(ax, n, unit=self.unit),
-            data=lambda: interval_bars(ax, spans, current=current),
-            overlays=(ax.yaxis, *ax.spines.values()),
-        )
-        rows = self.summary_rows()
-        alt = (f"Plot of {k} chunks over {n} {self.unit}; chunk {current + 1} highlighted."
-               if k else "Empty plot: no chunks.")
-        set_image(self.image, png, alt)
-        self.summary.value = summary_html(f"N = {n}, C = {size}, O = {overlap}", rows)
+    def alt(self, plan: WindowPlan, current) -> str:
+        k = len(plan.spans)
+        if not k:
+            return "Empty plot: no chunks."
+        drawn = "" if k <= MAX_ROWS else f" ({len(shown_rows(k, current))} of them drawn)"
+        return (f"Plot of {k} chunks{drawn} over {plan.n} {self.unit}; chunk {current + 1} "
+                "highlighted.")
 
 
 def overlap_explorer(n: int = 1000, size: int = 200,
@@ -121,7 +146,4 @@ def overlap_explorer(n: int = 1000, size: int = 200,
 
     ``overlap_explorer(1000, 200, 50)`` -> OverlapExplorer(...)
     """
-    require_window(size, overlap)
-    if autograding():
-        return not_drawn("overlap explorer")
-    return OverlapExplorer(n, size, overlap)
+    return OverlapExplorer.build(n=n, size=size, overlap=overlap)

@@ -1,20 +1,24 @@
-"""Interval plots: one bar per chunk on its own row, overlap hatched, the current chunk marked.
+"""Interval plots: one row per chunk, the part repeated from the previous chunk hatched, the
+current chunk outlined; and the shared drawing pieces of every explorer's plot.
 
-Everything draws into a persistent ``matplotlib.figure.Figure`` (never pyplot), so a widget can
-redraw the same figure on every slider move without leaking figures or duplicating output.
+Everything draws into a persistent ``matplotlib.figure.Figure`` (never pyplot).
 ``interval_frame`` draws what depends only on the document (x axis, labels, legend) and
-``interval_bars`` the chunks, so an explorer can keep the frame as a cached picture
-(``chunklib.widgets.layers.Layers``) and redraw only the bars; ``draw_intervals`` does both.
+``interval_rows`` the chunks, so an explorer keeps the frame as a cached picture
+(``chunklib.widgets.layers.Layers``) and redraws only the rows. Rows are drawn as one compound
+patch per style (``rows_patch``), whatever their number, and at most ``MAX_ROWS`` of them:
+beyond that a row would be thinner than a few pixels, so ``shown_rows`` picks evenly spaced
+chunks and the current one (the explorer's summary says so).
 
 Colours are matplotlib's ``tableau-colorblind10`` palette (the hex values are listed here so
 that importing this module does not import matplotlib; a test checks them against
 matplotlib's style library). The overlapping part of a chunk is also hatched, so the plot
 reads in greyscale and for colour-blind readers.
 
-Leaves out: the text summary that accompanies every plot (each widget writes its own) and
+Leaves out: the text summary that accompanies every plot (each explorer writes its own) and
 interactive matplotlib backends (the PNG works everywhere, including exported HTML).
 
-    >>> fig = interval_figure([(0, 200), (150, 350)], n=350, current=1)
+    >>> shown_rows(801, current=400)[:3]
+    [0, 28, 55]
 """
 
 from __future__ import annotations
@@ -27,89 +31,84 @@ PALETTE = ["#006BA4", "#FF800E", "#ABABAB", "#595959", "#5F9ED1", "#C85200", "#8
 NEW_COLOUR = PALETTE[0]      # units a chunk adds
 OVERLAP_COLOUR = PALETTE[1]  # units repeated from the previous chunk
 CURRENT_EDGE = "black"
-MAX_ROW_TICKS = 12
+MAX_ROWS = 30  # rows an interval plot draws at most (about 6 pixels each)
 
 
-def new_figure(width: float = 7.5, height: float = 3.2):
-    """A figure with one axes, attached to an Agg canvas (no pyplot, no GUI).
-
-    ``new_figure().axes`` -> [<Axes ...>]
-    """
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(width, height), dpi=100, layout="constrained")
-    FigureCanvasAgg(fig)
-    fig.add_subplot()
-    return fig
-
-
-def interval_frame(ax, n: int, *, unit: str = "tokens", title: str | None = None) -> None:
+def interval_frame(ax, n: int, *, unit: str = "tokens") -> None:
     """Set up ``ax`` for chunk rows over a document of ``n`` units: x axis, labels, legend.
+    Labels and legend are made once per axes (a new ``unit`` makes them again); later calls
+    only move the x range, so matplotlib keeps its tick objects (making them is most of a
+    frame's cost).
 
     ``interval_frame(ax, 1000, unit="tokens")``
     """
     from matplotlib.patches import Patch
     from matplotlib.ticker import MaxNLocator
 
-    ax.clear()
+    label = f"position in the document ({unit})"
+    if ax.get_xlabel() != label:
+        ax.clear()
+        ax.set_xlabel(label)
+        ax.set_ylabel("chunk")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.grid(axis="x", alpha=0.3)
+        ax.legend(
+            handles=[Patch(facecolor=NEW_COLOUR, label="new units"),
+                     Patch(facecolor=OVERLAP_COLOUR, hatch="///", edgecolor="black",
+                           label="repeated from previous chunk"),
+                     Patch(facecolor="none", edgecolor=CURRENT_EDGE, linewidth=2,
+                           label="current chunk")],
+            loc="lower left", bbox_to_anchor=(0, 1.0), ncol=3, fontsize=8, frameon=False,
+        )
     ax.set_xlim(0, max(n, 1))
-    ax.set_xlabel(f"position in the document ({unit})")
-    ax.set_ylabel("chunk")
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.grid(axis="x", alpha=0.3)
-    ax.legend(
-        handles=[Patch(facecolor=NEW_COLOUR, label="new units"),
-                 Patch(facecolor=OVERLAP_COLOUR, hatch="///", edgecolor="black",
-                       label="repeated from previous chunk"),
-                 Patch(facecolor="none", edgecolor=CURRENT_EDGE, linewidth=2,
-                       label="current chunk")],
-        loc="lower left", bbox_to_anchor=(0, 1.0), ncol=3, fontsize=8, frameon=False,
-    )
-    if title:
-        ax.set_title(title, fontsize=10, loc="right")
 
 
-def set_row_axis(ax, k: int) -> None:
-    """Rows 1..k top to bottom on the y axis, integer ticks only.
+def shown_rows(k: int, current: int | None = None, limit: int = MAX_ROWS) -> list[int]:
+    """The chunks (0-based) an interval plot draws as rows: all ``k`` up to ``limit``, else
+    ``limit`` evenly spaced ones from the first to the last, and ``current``.
 
-    ``set_row_axis(ax, 7)``
+    ``shown_rows(5)`` -> [0, 1, 2, 3, 4]
     """
-    from matplotlib.ticker import MaxNLocator
-
-    ax.set_ylim(k - 0.5 if k else 0.5, -0.5)
-    if not k:
-        ax.set_yticks([])  # no rows, no row numbers
-        return
-    ax.yaxis.set_major_locator(MaxNLocator(integer=True, nbins=min(k, MAX_ROW_TICKS)))
-    ax.yaxis.set_major_formatter(lambda v, _pos: f"{int(v) + 1}" if v == int(v) else "")
+    if k <= limit:
+        return list(range(k))
+    picked = {(i * (k - 1) + (limit - 1) // 2) // (limit - 1) for i in range(limit)}
+    return sorted(picked | ({current} if current is not None else set()))
 
 
-def interval_bars(ax, spans: list[tuple[int, int]], *, current: int | None = None) -> list:
-    """Draw chunks as rows on ``ax`` (first chunk on top), the part shared with the previous
-    chunk in a hatched second colour, a thick outline on chunk ``current`` (0-based); set the
-    row axis. Returns the artists added.
+def interval_rows(ax, spans: list[tuple[int, int]], rows: list[int],
+                  current: int | None = None) -> list:
+    """Draw chunks ``rows`` (indices into ``spans``, top to bottom) on ``ax``: the part shared
+    with the previous chunk hatched in the second colour, the rest in the first, chunk
+    ``current`` outlined; set the row axis (chunk numbers counted from 1). Returns the artists.
 
-    ``interval_bars(ax, [(0, 200), (150, 350)], current=0)`` -> [<...Collection...>, ...]
+    ``interval_rows(ax, [(0, 200), (150, 350)], [0, 1], current=0)`` -> [<PathPatch ...>, ...]
     """
-    bars, shared = [], []
-    prev_end = 0
-    for row, (start, end) in enumerate(spans):
-        shared_end = min(max(prev_end, start), end)
-        bars.append((row, shared_end, end - shared_end))
-        if shared_end > start:
-            shared.append((row, start, shared_end - start))
-        prev_end = max(prev_end, end)
-    added = [ax.broken_barh([(s, w)], (row - 0.38, 0.76), facecolor=NEW_COLOUR,
-                            edgecolor="white") for row, s, w in bars]
-    added += [ax.broken_barh([(s, w)], (row - 0.38, 0.76), facecolor=OVERLAP_COLOUR,
-                             edgecolor="black", hatch="///", linewidth=0.4)
-              for row, s, w in shared]
-    if current is not None and 0 <= current < len(spans):
-        s, e = spans[current]
-        added.append(ax.broken_barh([(s, e - s)], (current - 0.45, 0.9), facecolor="none",
-                                    edgecolor=CURRENT_EDGE, linewidth=2.2))
-    set_row_axis(ax, len(spans))
+    from matplotlib.patches import Rectangle
+
+    new, shared = [], []
+    for row, k in enumerate(rows):
+        start, end = spans[k]
+        prev_end = spans[k - 1][1] if k else start
+        cut = min(max(prev_end, start), end)
+        new.append((cut, end, row))
+        if cut > start:
+            shared.append((start, cut, row))
+    added = []
+    if new:
+        added.append(rows_patch(ax, new, facecolor=NEW_COLOUR, edgecolor="white",
+                                linewidth=0.6))
+    if shared:
+        added.append(rows_patch(ax, shared, facecolor=OVERLAP_COLOUR, edgecolor="black",
+                                hatch="///", linewidth=0.4))
+    if current in rows:
+        row = rows.index(current)
+        start, end = spans[current]
+        added.append(ax.add_patch(Rectangle((start, row - 0.45), end - start, 0.9,
+                                            facecolor="none", edgecolor=CURRENT_EDGE,
+                                            linewidth=2.2)))
+    ax.set_ylim(max(len(rows), 1) - 0.5, -0.5)
+    ticks = row_ticks(len(rows))
+    ax.set_yticks(ticks, [str(rows[t] + 1) for t in ticks])
     return added
 
 
@@ -154,37 +153,10 @@ def row_ticks(k: int) -> list[int]:
     return sorted({0, *range(step - 1, k, step)}) if k else []
 
 
-def draw_intervals(
-    ax,
-    spans: list[tuple[int, int]],
-    n: int,
-    *,
-    current: int | None = None,
-    unit: str = "tokens",
-    title: str | None = None,
-) -> None:
-    """``interval_frame`` then ``interval_bars``: the whole plot on ``ax``.
-
-    ``draw_intervals(ax, [(0, 200), (150, 350)], 350, current=0)``
-    """
-    interval_frame(ax, n, unit=unit, title=title)
-    interval_bars(ax, spans, current=current)
-
-
-def interval_figure(spans, n, *, current=None, unit="tokens", title=None):
-    """A new figure holding ``draw_intervals``'s plot.
-
-    ``interval_figure([(0, 4), (3, 7)], 7).axes[0].get_ylabel()`` -> 'chunk'
-    """
-    fig = new_figure()
-    draw_intervals(fig.axes[0], spans, n, current=current, unit=unit, title=title)
-    return fig
-
-
 def figure_png(fig, dpi: int = 80) -> bytes:
     """Render ``fig`` to PNG bytes.
 
-    ``figure_png(interval_figure([(0, 4)], 4))[:4]`` -> b'\\x89PNG'
+    ``figure_png(comparison_figure(text, 300))[:4]`` -> b"\\x89PNG"
     """
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi)
