@@ -38,12 +38,11 @@ scale (lesson 5's notebook names the engines that carry the same contract across
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import contextmanager
 
-from chunklib.access import access_complete, access_parts, term_overlap
+from chunklib.access import access_complete, access_parts, term_overlap, term_set
 from chunklib.identity import access_snapshot_sha256, index_entry_id
 from chunklib.records import ChunkRecord, from_dict, to_dict
 from chunklib.validate import require_int
@@ -51,7 +50,6 @@ from chunklib.vectors import decode_vector
 
 INDEX_REVISION = "course-index-v1"
 FTS_TOKENIZER = "unicode61 remove_diacritics 0 tokenchars '_'"  # ``\w+`` runs, case-folded
-_TERM = re.compile(r"\w+")
 SCHEMA = """
 CREATE TABLE generations (generation INTEGER PRIMARY KEY, index_revision TEXT NOT NULL,
   state TEXT NOT NULL CHECK (state IN ('building', 'ready', 'failed', 'retired')),
@@ -232,7 +230,7 @@ class ChunkIndex:
             return [tuple(row) for row in self.db.execute(SEARCH_SQL, params)]
         if ranking != "bm25" or score is not None:
             raise ValueError("ranking must be 'terms' (optionally with score) or 'bm25'")
-        terms = sorted(set(_TERM.findall(query.lower())))
+        terms = sorted(term_set(query))
         if not terms or k == 0:
             return []
         self.db.execute("DROP TABLE IF EXISTS temp.scoring")

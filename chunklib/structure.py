@@ -17,9 +17,11 @@ Defaults: ``size=1000`` characters, ``overlap=100`` characters, for both strateg
 Leaves out: snapping hard splits to word ends (lesson 2's ``recursive_split`` does that),
 token budgets, splitting a table row longer than ``size`` (it stays whole).
 
-    >>> guide = load_source("deployment-guide")
-    >>> round(duplication(structure_chunks(guide), len(guide.text)), 4)
-    0.0048
+    >>> doc = Source("faq", "1", "t", "faq.md", "# FAQ\\n\\n" + "Some words. " * 10, ("x",), ())
+    >>> [(c.start, c.end) for c in structure_chunks(doc, 60, 20)]  # one paragraph, hard-split
+    [(7, 67), (47, 107), (87, 126)]
+    >>> round(duplication(structure_chunks(doc, 60, 20), len(doc.text)), 4)
+    0.315
 """
 
 from __future__ import annotations

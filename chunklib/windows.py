@@ -8,7 +8,7 @@ half-open ``(start, end)`` and counting is O(1) by the formula
 ``K = 1 + ceil(max(0, n - size) / stride)``; listing is O(K).
 
 Leaves out: where the units come from (see ``chunklib.units``) and boundary-aware splitting
-(see ``chunklib.boundaries``). Nothing here looks at text content.
+(see ``chunklib.splitter``). Nothing here looks at text content.
 
     >>> window_spans(1000, 200, 50)[-1]
     (900, 1000)

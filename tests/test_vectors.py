@@ -9,18 +9,12 @@ import pytest
 
 from chunklib import vectors
 from chunklib.course.fixture import load_sources
+from chunklib.course.vector_store import store_texts
 from chunklib.embedding import MODEL_NAME, embed
 from chunklib.identity import sha256_hex
 from chunklib.index import ChunkIndex
 from chunklib.lifecycle import FakeEmbedder, update
-from chunklib.vectors import (
-    MiniLMEmbedder,
-    Progress,
-    VectorCache,
-    decode_vector,
-    shipped_store,
-    store_texts,
-)
+from chunklib.vectors import MiniLMEmbedder, Progress, VectorCache, decode_vector, shipped_store
 
 
 def test_store_covers_every_text_lesson_6_and_lesson_5_need():

@@ -34,9 +34,10 @@ from functools import lru_cache
 
 import ipywidgets as widgets
 
-from chunklib.boundaries import DEFAULT_SEPARATORS, recursive_split, span_stats, split_text
+from chunklib.boundaries import span_stats
 from chunklib.course.passages import load_passage
 from chunklib.sentences import inside_sentence, split_sentences
+from chunklib.splitter import DEFAULT_SEPARATORS, recursive_split, split_text
 from chunklib.validate import require_int
 from chunklib.widgets.boundaries_plot import MARGINS, boundaries_frame, boundaries_rows
 from chunklib.widgets.common import (
