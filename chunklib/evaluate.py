@@ -120,7 +120,8 @@ def question_measures(question: UserQuestion, hits: Sequence[dict],
                       at: dict[str, int]) -> dict:
     """Lesson 6's measures of one question's hits (``experiment.measure_hits``) as the fields
     of ``results.csv``; spans laid end to end by ``at`` (document -> where it starts).
-    ``question_measures(q, [], at)["recall"]`` -> 0.0
+    ``question_measures(UserQuestion(2, "Who?", "a.md", [(0, 5)]), [], {"a.md": 0})["recall"]``
+    -> 0.0
     """
     retrieved = [(at[h["source_id"]] + h["start"], at[h["source_id"]] + h["end"]) for h in hits]
     evidence = [(at[question.corpus_id] + s, at[question.corpus_id] + e)

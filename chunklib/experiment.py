@@ -108,8 +108,8 @@ class EvidenceQuestion:
     """A question, who asks it (``tenant_id``, ``groups``), and where the answer is: evidence
     spans in one source revision.
 
-    ``EvidenceQuestion("q01", "?", "t", ("g",), "s", "1", (Evidence(3, 9, "answer"),))
-    .evidence_spans`` -> [(3, 9)]
+    ``EvidenceQuestion("q01", "?", "t", ("g",), "s", "1", (Evidence(3, 9, "answer"),)
+    ).evidence_spans`` -> [(3, 9)]
     """
 
     id: str
@@ -133,8 +133,10 @@ def retrieve(chunks: Sequence[dict], question: EvidenceQuestion, k: int = K,
     heading_path``. ``retriever`` names one of ``retrieval.NAMES`` (``terms``, the
     default, counts shared terms as lesson 5 does; ``dense``, ``lexical``, ``hybrid``).
 
-    ``[h["start"] for h in retrieve(chunk_dicts(Strategy("structure", 400)), q19, 2)]``
-    -> [707, 11172]
+    ``retrieve([{"chunk_id": "c", "tenant_id": "t", "acl": ("g",), "acl_parts": None,
+    "source_id": "s", "revision": "1", "start": 0, "end": 9, "heading_path": (),
+    "retrieval_text": "cat food"}], EvidenceQuestion("q01", "cat?", "t", ("g",), "s", "1", ()))
+    [0]["score"]`` -> 1
     """
     by_id = {c["chunk_id"]: c for c in chunks}
     keys = ("chunk_id", "source_id", "revision", "acl", "acl_parts", "start", "end",
@@ -177,8 +179,9 @@ def expand_to_parents(hits: Sequence[dict], question: EvidenceQuestion,
     whole stays as it is. A parent hit keeps the best child's score, gets the parent's ``acl``
     and ``acl_parts`` (as ``records.access_fields``), and lists its children in ``parts``.
 
-    ``[(h["start"], h["end"]) for h in expand_to_parents(hits, q19, parents)]``
-    -> [(10540, 12168), ...]
+    ``expand_to_parents([{"source_id": "s", "heading_path": ("A",), "start": 5, "end": 9,
+    "chunk_id": "c", "score": 1}], EvidenceQuestion("q01", "?", "t", ("g",), "s", "1", ()),
+    {("s", ("A",)): (0, 40, (("g",),))})[0]["end"]`` -> 40
     """
     out, seen = [], {}
     for hit in hits:
@@ -274,7 +277,8 @@ def stopping_point(sweep: Sequence[Summary], min_gain: int = 1) -> Summary:
     """The stopping rule: raise the overlap step by step and stop before the first step that
     gains fewer than ``min_gain`` complete questions while the duplication rises.
 
-    ``stopping_point(overlap_sweep(400)).strategy.overlap`` -> 100
+    On lesson 6's fixture, ``chunklib.course.experiment``:
+    ``stopping_point(overlap_sweep(400)).strategy.overlap`` gives 100.
     """
     require_int("min_gain", min_gain, minimum=1)
     if not sweep:

@@ -185,9 +185,9 @@ NAMES = tuple(RANKERS)
 
 
 def get_retriever(name: str, vectors: Callable[[Sequence[str]], np.ndarray] | None = None):
-    """The retriever called ``name``: ``retriever(chunks, query, tenant_id, groups, k)`` ->
-    ``filtered_search`` with that ranker. ``vectors`` (dense and hybrid only) replaces the
-    default source of vectors, ``vectors.default_embedder().lookup``.
+    """The retriever called ``name``, a function ``retriever(chunks, query, tenant_id, groups,
+    k)`` that runs ``filtered_search`` with that ranker. ``vectors`` (dense and hybrid only)
+    replaces the default source of vectors, ``vectors.default_embedder().lookup``.
 
     ``get_retriever("hybrid").__name__`` -> 'hybrid'
     """

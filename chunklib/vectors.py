@@ -68,7 +68,8 @@ def decode_vector(value: bytes | str) -> np.ndarray:
 
 class VectorCache:
     """The ``vectors`` table of a SQLite file (``:memory:`` by default), read and written in
-    batches. ``VectorCache("vectors.sqlite").get(MODEL_NAME, [sha])`` -> {sha: array}
+    batches; ``get`` returns the vectors it holds by key.
+    ``VectorCache().get(MODEL_NAME, [sha256_hex("cat")])`` -> {}
     """
 
     def __init__(self, path: str = ":memory:"):

@@ -1,8 +1,6 @@
 """Shifted window grids, the overlap sweep averaged over them, and the strategies × retrievers
 table (chunklib.windows.shifted_window_spans, chunklib.course.sweep, experiment's ``retriever``)."""
 
-import doctest
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -100,7 +98,3 @@ def test_holds_across():
     s400, w400 = Strategy("structure", 400), Strategy("windows", 400)
     assert sweep.holds_across(s400, w400, ["terms", "lexical"])
     assert not sweep.holds_across(w400, s400, ["terms", "lexical"])
-
-
-def test_doctests():
-    assert doctest.testmod(sweep).failed == 0

@@ -1,7 +1,6 @@
 """chunklib.vectors: the shipped store is current and right, the cache and the counting
 embedder, and lesson 5's index builds with the real model without encoding anything."""
 
-import doctest
 import io
 
 import numpy as np
@@ -112,7 +111,3 @@ def test_progress_bar_estimates_from_sizes():
     bar(2)
     text = stream.getvalue()
     assert "[##      ] 1/2 texts" in text and "[########] 2/2 texts, about 0 s left" in text
-
-
-def test_doctests():
-    assert doctest.testmod(vectors).failed == 0

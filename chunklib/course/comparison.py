@@ -78,7 +78,7 @@ class Table:
 def stat_row(label: str, s: dict) -> tuple[str, ...]:
     """One strategy's numbers as table cells.
 
-    ``stat_row("x", compare_strategies("One. Two.", 5)["fixed"])[2]`` -> '1 of 2'
+    ``stat_row("x", compare_strategies("One. Two.", 4)["fixed"])[2]`` -> '1 of 2'
     """
     return (label, str(s["chunks"]), f"{s['sentences_cut']} of {s['sentences']}",
             f"{s['boundary_quality']:.2f}", f"{s['min']} / {s['median']:g} / {s['max']}")

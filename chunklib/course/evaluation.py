@@ -91,7 +91,7 @@ def figures() -> dict[str, object]:
     value (a later step renders the prose from it; ``tests/test_lesson06_figures.py`` finds
     each in the text). Counts are of the 39 questions, top 5.
 
-    ``figures()["sweep_400"]`` -> (20, 22, 28, 26, 32)
+    ``figures()["sweep_counts"]`` -> '20, 22, 28, 26, 32'
     """
     from chunklib.course import experiment as ex
     from chunklib.course.fixture import load_sources

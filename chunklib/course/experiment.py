@@ -124,8 +124,8 @@ def sections(source_id: str) -> dict[tuple[str, ...], tuple[int, int, tuple]]:
 
 @cache
 def fixture_parents() -> dict[tuple[str, tuple[str, ...]], tuple]:
-    """``(source_id, heading_path)`` -> section, for every fixture source: the parents of
-    parent-child retrieval. ``len(fixture_parents()) > 20`` -> True
+    """Each fixture section by ``(source_id, heading_path)``: the parents of parent-child
+    retrieval. ``fixture_parents()[("deploy-faq", ("Harbor Deployment FAQ",))][:2]`` -> (0, 206)
     """
     return {(s.source_id, path): section for s in load_sources()
             for path, section in sections(s.source_id).items()}
@@ -134,7 +134,7 @@ def fixture_parents() -> dict[tuple[str, tuple[str, ...]], tuple]:
 def question_outcome(question: EvidenceQuestion, hits: Sequence[dict]) -> Outcome:
     """``experiment.measure_hits`` of one fixture question, spans laid out by ``global_spans``.
 
-    ``question_outcome(q, []).recall`` -> 0.0
+    ``question_outcome(load_questions()[0], []).recall`` -> 0.0
     """
     evidence = global_spans([(question.source_id, s, e) for s, e in question.evidence_spans])
     return measure_hits(question.id, hits, global_spans(hits), evidence)

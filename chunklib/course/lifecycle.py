@@ -183,8 +183,8 @@ def table_markdown(rows: list[dict], columns: list[str]) -> str:
     """Rows of dicts as a Markdown table in code font: strings as they are, other values as
     Python writes them (``None``, lists); pipes escaped so a table row stays one cell.
 
-    ``table_markdown([{"a": "x|y", "b": None}], ["a", "b"])``
-    -> '| a | b |\n|---|---|\n| `x\\|y` | `None` |'
+    ``table_markdown([{"a": "x|y", "b": None}], ["a", "b"]).splitlines()[2]``
+    -> '| `x\\\\|y` | `None` |'
     """
     lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
     for row in rows:

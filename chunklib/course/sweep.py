@@ -105,7 +105,7 @@ def retriever_table(strategies: Sequence[Strategy] = LESSON_STRATEGIES,
     """Markdown: complete questions (of n) per strategy and retriever, and mean IoU.
 
     ``retriever_table([Strategy("windows", 400)], ["terms"]).splitlines()[2]``
-    -> '| windows 400/0 | 20/39 (0.076) |'
+    -> '| windows 400/0 | 20/39 (0.061) |'
     """
     lines = ["| strategy | " + " | ".join(f"{r}: complete (IoU)" for r in retrievers) + " |",
              "|---" * (len(retrievers) + 1) + "|"]
