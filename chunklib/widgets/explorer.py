@@ -268,7 +268,8 @@ class Explorer(widgets.VBox):
             png = self.layers.draw(key=self.frame_key(value),
                                    frame=lambda: self.draw_frame(ax, value),
                                    data=lambda: self.draw_data(ax, value, current),
-                                   overlays=self.overlays(ax), underlays=self.underlays(ax),
+                                   overlays=lambda: self.overlays(ax),
+                                   underlays=lambda: self.underlays(ax),
                                    under_key=self.under_key(value))
             alt = self.alt(value, current)
             set_image(self.image, png, alt)

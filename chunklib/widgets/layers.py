@@ -94,13 +94,14 @@ class Layers:
         return self.figure.axes
 
     def draw(self, key: Hashable, frame: Callable[[], None],
-             data: Callable[[], Iterable], overlays: Iterable = (),
-             underlays: Iterable = (), under_key: Hashable | None = None) -> bytes:
+             data: Callable[[], Iterable], overlays: Iterable | Callable = (),
+             underlays: Iterable | Callable = (), under_key: Hashable | None = None) -> bytes:
         """Redraw and return the PNG: ``frame()`` on a new key, ``data()`` always.
 
         ``overlays`` are existing artists drawn over the data on every draw (for example an
         axis whose tick labels depend on the data), ``underlays`` under it (for example an x
-        axis and its grid, whose range ``data()`` sets); both are kept, never removed. With an
+        axis and its grid, whose range ``data()`` sets); both are kept, never removed, and
+        either may be a function returning them (called after ``frame()``). With an
         ``under_key`` (what the underlays depend on besides ``key``), the frame with the
         underlays drawn on it is kept too, so a draw with a known pair only restores it.
         """
@@ -111,7 +112,8 @@ class Layers:
             frame()
             self._key = key
         self._data = [a for a in data() if a is not None]
-        underlays = list(underlays)
+        underlays = list(underlays() if callable(underlays) else underlays)
+        overlays = list(overlays() if callable(overlays) else overlays)
         for artist in [*underlays, *self._data, *overlays]:
             artist.set_animated(True)
         canvas = self.figure.canvas
