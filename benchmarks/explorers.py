@@ -19,16 +19,22 @@ Targets (issue 16): p95 <= 50 ms and max <= 150 ms for every control. The machin
 so the load average before and after the run is part of the output; CPU time per move (this
 process only) is recorded beside wall-clock time.
 
+``--lines`` counts instead what a reader follows behind each explorer: the lines of its module
+and of every chunklib module it imports, directly or not (read with ``ast``).
+
 Leaves out: the browser's rendering and the comm round trip (``learner.py`` says why);
 building the explorer (``learner.py`` times one build).
 
     .venv/bin/python benchmarks/explorers.py --json /tmp/explorers.json --markdown /tmp/e.md
+    .venv/bin/python benchmarks/explorers.py --lines   # lines behind each explorer, no timing
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib
+import importlib.util
 import json
 import math
 import os
@@ -200,6 +206,61 @@ def run(points: int = 11, only: str | None = None, seed: int = 16) -> dict:
     return out
 
 
+def chunklib_imports(module: str) -> set[str]:
+    """Every chunklib module that ``module`` imports, directly or through another (read from
+    the source with ``ast``, so nothing is run), ``module`` included."""
+    seen, todo = set(), [module]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        spec = importlib.util.find_spec(name)
+        if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+            continue
+        if spec.submodule_search_locations is None:  # a package's __init__ is not counted
+            seen.add(name)
+        for node in ast.walk(ast.parse(Path(spec.origin).read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                todo += [a.name for a in node.names if a.name.startswith("chunklib")]
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("chunklib"):
+                todo.append(node.module)
+                # ``from chunklib import windows``: a module, not a name
+                todo += [f"{node.module}.{a.name}" for a in node.names
+                         if importlib.util.find_spec(node.module).submodule_search_locations]
+    return seen
+
+
+def code_lines(source: str) -> int:
+    """Lines that hold code: not blank, not only a comment, not part of a docstring."""
+    tree = ast.parse(source)
+    skip = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr) and isinstance(
+                getattr(body[0], "value", None), ast.Constant) and isinstance(
+                body[0].value.value, str):
+            skip.update(range(body[0].lineno, body[0].end_lineno + 1))
+    return sum(1 for i, line in enumerate(source.splitlines(), 1)
+               if i not in skip and line.strip() and not line.strip().startswith("#"))
+
+
+def reading_lines(only: str | None = None) -> list[dict]:
+    """Per explorer: the lines of its module and of every chunklib module it imports (all
+    lines, and code lines only)."""
+    rows = []
+    for label, factory in factories():
+        if only and only not in label:
+            continue
+        sources = {m: Path(importlib.util.find_spec(m).origin).read_text(encoding="utf-8")
+                   for m in sorted(chunklib_imports(factory.__module__))}
+        counts = {m: len(text.splitlines()) for m, text in sources.items()}
+        rows.append({"explorer": label, "module_lines": counts[factory.__module__],
+                     "total_lines": sum(counts.values()),
+                     "code_lines": sum(code_lines(t) for t in sources.values()),
+                     "modules": counts})
+    return rows
+
+
 def _ms(seconds: float) -> str:
     return f"{seconds * 1000:.1f}"
 
@@ -215,7 +276,7 @@ def markdown(data: dict) -> str:
              f"Targets: p95 <= {P95_MS:g} ms and max <= {MAX_MS:g} ms per control. "
              f"{met} of {len(rows)} controls meet both in wall-clock time, {met_cpu} in CPU "
              "time (this process's own: what the moves cost without the other work that "
-             "shares the cores). Grid: {data['grid']} values per slider "
+             f"shares the cores). Grid: {data['grid']} values per slider "
              "(extremes included), every option of a menu; five passes per control "
              "(ascending, descending, shuffled with the others at their defaults; shuffled "
              "with the other sliders at their maximum, and at their minimum).", "",
@@ -246,7 +307,17 @@ def main(argv=None) -> int:
     parser.add_argument("--grid", type=int, default=11, help="values per slider (>= 2)")
     parser.add_argument("--only", help="only explorers whose name contains this")
     parser.add_argument("--seed", type=int, default=16)
+    parser.add_argument("--lines", action="store_true",
+                        help="only count the lines a reader follows behind each explorer")
     args = parser.parse_args(argv)
+    if args.lines:
+        for row in reading_lines(args.only):
+            print(f"{row['explorer']}: {row['module_lines']} lines in its module, "
+                  f"{row['total_lines']} ({row['code_lines']} of code) with the "
+                  f"{len(row['modules']) - 1} chunklib modules it imports: "
+                  + ", ".join(f"{m.removeprefix('chunklib.')} {n}"
+                              for m, n in row["modules"].items()))
+        return 0
     if args.grid < 2:
         parser.error("--grid must be at least 2 (both extremes)")
     data = run(args.grid, args.only, args.seed)

@@ -21,6 +21,7 @@ import os
 import pkgutil
 import subprocess
 import sys
+from pathlib import Path
 
 import ipywidgets as widgets
 import pytest
@@ -233,3 +234,30 @@ def test_importing_a_widget_module_does_not_import_matplotlib(module):
                           "print('matplotlib' in sys.modules)"],
                          env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_the_move_benchmark_finds_every_control_and_reports_them():
+    """benchmarks/explorers.py on one control of the overlap explorer with the smallest grid
+    (no timing is judged here: the benchmark is run on demand)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import explorers as bench
+
+    found = dict(bench.factories())
+    assert sorted(found) == sorted(f.replace("chunklib.widgets.", "").replace(":", ".")
+                                   for f in FACTORIES)
+    factory = found["overlap.overlap_explorer"]
+    assert sorted(bench.controls(factory())) == [
+        "chunk_slider", "n_slider", "overlap_slider", "size_slider"]
+    result = bench.measure_control(factory, "overlap_slider", 2, seed=0)
+    assert result["range"] == [0, 199] and result["moves"] == 10  # 2 values, 5 passes
+    assert result["p50"] <= result["p95"] <= result["max"]
+    data = {"date": "now", "machine": {"cpu": "test", "cores": 2, "python": "3.11"},
+            "load_before": "1.00 1.00 1.00", "load_after": "2.00 1.00 1.00", "grid": 2,
+            "explorers": [{"explorer": "overlap.overlap_explorer", "base": True,
+                           "controls": [result]}]}
+    table = bench.markdown(data)
+    assert "load average 1.00 1.00 1.00 before, 2.00 1.00 1.00 after" in table
+    assert "| overlap.overlap_explorer | yes | overlap_slider | 0–199 | 10 |" in table
+    (lines,) = bench.reading_lines("overlap.")
+    assert {"chunklib.windows", "chunklib.widgets.explorer"} <= set(lines["modules"])
+    assert lines["code_lines"] < lines["total_lines"] == sum(lines["modules"].values())
