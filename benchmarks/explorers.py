@@ -8,7 +8,8 @@ stepper's slider is one control too. Grid: a slider's values from its minimum to
 of a checkbox; a button pressed ``--grid`` times.
 
 Each control is moved through its grid in five passes, each on a freshly built explorer (its
-build is not timed): with the other controls at their defaults, in ascending, descending and
+build is not timed; the widgets of the one before are closed and collected first): with the
+other controls at their defaults, in ascending, descending and
 a shuffled order (seeded), then shuffled once with every other slider at its maximum and once
 with every other slider at its minimum (the settings with the most and the fewest chunks). So
 every move starts from wherever the previous one left the explorer, big jumps included (C from
@@ -33,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import gc
 import importlib
 import importlib.util
 import json
@@ -110,6 +112,17 @@ def grid(control, points: int) -> list:
     return sorted(v for v in picked if lo <= v <= hi)
 
 
+def forget_widgets() -> None:
+    """Close every widget made so far and collect them (untimed). ipywidgets keeps each widget
+    until it is closed, so without this the explorers built for earlier passes would stay in
+    memory and their garbage collection would land in later moves: a learner's kernel holds
+    one explorer, not dozens."""
+    import ipywidgets as widgets
+
+    widgets.Widget.close_all()
+    gc.collect()
+
+
 def move(control, value) -> tuple[float, float]:
     """Wall and CPU seconds of one move."""
     wall, cpu = time.perf_counter(), time.process_time()
@@ -148,6 +161,7 @@ def measure_control(factory, name: str, points: int, seed: int) -> dict:
     times, cpus, slowest = [], [], (0.0, None, None)
     described, rng = None, None
     for where, order in passes(grid(controls(factory())[name], points), seed):
+        forget_widgets()
         explorer = factory()
         set_others(explorer, name, where)
         control = controls(explorer)[name]
