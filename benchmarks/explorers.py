@@ -26,7 +26,8 @@ and of every chunklib module it imports, directly or not (read with ``ast``).
 Leaves out: the browser's rendering and the comm round trip (``learner.py`` says why);
 building the explorer (``learner.py`` times one build).
 
-    .venv/bin/python benchmarks/explorers.py --json /tmp/explorers.json --markdown /tmp/e.md
+    .venv/bin/python benchmarks/explorers.py --json benchmarks/explorers-results.json \
+        --markdown benchmarks/explorers-results.md   # the committed run
     .venv/bin/python benchmarks/explorers.py --lines   # lines behind each explorer, no timing
 """
 
