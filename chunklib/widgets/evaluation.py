@@ -175,10 +175,12 @@ class EvaluationExplorer(Explorer):
                          f"{h['score']}; holds the evidence: {'yes' if holds else 'no'}; "
                          f"near-duplicate: {'yes' if repeats else 'no'}"))
         verdict = "complete" if o.complete else "not complete"
-        return f"{view.question.id} with {view.strategy.label}: {verdict}", rows
+        q = view.question
+        return f"{q.id} (in {q.source_id}) with {view.strategy.label}: {verdict}", rows
 
     def alt(self, view: EvaluationView, current) -> str:
-        return f"Top {self.k} hits of {view.strategy.label} for {view.question.id}."
+        q = view.question
+        return f"Top {self.k} hits of {view.strategy.label} for {q.id}, over {q.source_id}."
 
     # the extra view: the curve
     def curve_rows(self, view: EvaluationView) -> list[tuple[str, str]]:
