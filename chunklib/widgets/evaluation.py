@@ -23,7 +23,6 @@ question set.
 from __future__ import annotations
 
 import html
-from functools import lru_cache
 from typing import NamedTuple
 
 import ipywidgets as widgets
@@ -47,10 +46,10 @@ from chunklib.widgets.layers import Layers
 VIEWS = {"windows": "fixed windows", "structure": "structure-aware", "parent-child": "parent-child"}
 
 
-@lru_cache(maxsize=2)
 def curves(k: int = ex.K) -> dict[int, tuple]:
     """Every size the explorer offers -> (the overlap sweep, the stopping rule's choice,
-    structure-aware chunks); parent-child is evaluated too, so the top-k view finds it cached.
+    structure-aware chunks); parent-child is evaluated too, so the top-k view finds it in
+    ``chunklib.experiment``'s cache (which makes a second call cost next to nothing).
 
     ``curves()[400][1].strategy.overlap`` -> 100
     """
