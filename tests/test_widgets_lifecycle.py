@@ -109,11 +109,20 @@ def test_a_root_rename_re_embeds_every_guide_chunk_and_keeps_every_id():
     assert rows(x)["chunk ids"] == "0 new, 0 gone"
 
 
+def test_every_edit_builds_at_every_section():
+    x = LifecycleExplorer()
+    for edit in EDITS:
+        for _label, section in x.section_menu.options:
+            view = x.compute((edit, section, False))
+            assert view.report.generation == 2 and view.columns, (edit, section)
+
+
 def test_bad_arguments_and_every_edit_is_offered():
     assert set(EDITS) == set(LifecycleExplorer().edit_menu.options)
     with pytest.raises(ValueError, match="edit"):
         make_edit(load_sources(), "translate", MATRIX)
     with pytest.raises(ValueError, match="edit"):
         LifecycleExplorer(edit="translate")
-    with pytest.raises(ValueError, match="section"):
-        LifecycleExplorer(section=("Deployment Guide", "No such heading"))
+    for section in (("Deployment Guide", "No such heading"), "Deployment Guide", 5):
+        with pytest.raises(ValueError, match="section"):
+            LifecycleExplorer(section=section)

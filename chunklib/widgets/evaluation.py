@@ -92,6 +92,7 @@ class EvaluationExplorer(Explorer):
 
     def __init__(self, size: int = 400, overlap: int = 100, question: str = "q19",
                  view: str = "windows"):
+        self.check(size=size, overlap=overlap, question=question, view=view)  # before curves
         self.curves = curves(self.k)
         self.xmax = max(s.index_duplication for sweep, _stop, structure in self.curves.values()
                         for s in (*sweep, structure)) * 1.08 + 0.03

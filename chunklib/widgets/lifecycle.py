@@ -25,7 +25,6 @@ fixed, so every number is reproducible), sources other than the Deployment Guide
 
 from __future__ import annotations
 
-import html
 from collections import OrderedDict
 from typing import NamedTuple
 
@@ -51,21 +50,18 @@ FIXTURE = 1       # the generation the fixture is published as; every shadow is 
 
 
 class Shadow(NamedTuple):
-    """One edit built in its own copy of the fixture's index (``report`` None if refused)."""
+    """One edit built in its own copy of the fixture's index."""
 
     index: ChunkIndex
-    report: UpdateReport | None
+    report: UpdateReport
     description: str
-    refused: str
 
 
 class LifecycleView(NamedTuple):
-    """Everything the explorer shows of one edit, published or not (``report`` is None and
-    ``refused`` says why when the revision was refused)."""
+    """Everything the explorer shows of one edit, published or not."""
 
     description: str
-    report: UpdateReport | None
-    refused: str
+    report: UpdateReport
     columns: list      # (label, (chunk_id, entry, vector) states) per chunk, see lifecycle_plot
     table: str         # the change table (HTML)
     published: bool
@@ -105,6 +101,7 @@ class LifecycleExplorer(Explorer):
     has_stepper = False
 
     def __init__(self, edit: str = EDITS[0], section: tuple[str, ...] = MATRIX):
+        self.check(edit=edit, section=section)  # before the fixture's index is built
         self.fixture, self.embedder = ChunkIndex(), FakeEmbedder()
         update(self.fixture, load_sources(), self.embedder)  # generation 1, published
         self.fixture_chunks = {c.chunk_id: c for c in self.fixture.chunks(FIXTURE)}
@@ -125,7 +122,7 @@ class LifecycleExplorer(Explorer):
     def check(cls, edit=EDITS[0], section=MATRIX) -> None:
         if edit not in EDITS:
             raise ValueError(f"edit must be one of {EDITS}, got {edit!r}")
-        if tuple(section) not in guide_headings():
+        if not isinstance(section, tuple | list) or tuple(section) not in guide_headings():
             raise ValueError(f"section must be a heading path of {SOURCE_ID}, got {section!r}")
 
     def make_controls(self, edit, section):
@@ -158,12 +155,8 @@ class LifecycleExplorer(Explorer):
         index = ChunkIndex()
         self.fixture.db.backup(index.db)  # generation 1, published, as built once
         edited, deleted, description = make_edit(load_sources(), edit, section)
-        try:
-            report = update(index, edited, self.embedder, deleted=deleted, publish=False)
-            shadow = Shadow(index, report, description, "")
-        except ValueError as error:  # a refused revision: nothing is built, readers unaffected
-            shadow = Shadow(index, None, description, f"Refused: {error}")
-        self.shadows[key] = shadow
+        report = update(index, edited, self.embedder, deleted=deleted, publish=False)
+        self.shadows[key] = shadow = Shadow(index, report, description)
         while len(self.shadows) > KEPT_SHADOWS:
             self.shadows.popitem(last=False)[1].index.close()
         return shadow
@@ -174,14 +167,14 @@ class LifecycleExplorer(Explorer):
         return self.shadow(self.edit_menu.value, self.section_menu.value).index
 
     @property
-    def report(self) -> UpdateReport | None:
-        """The update report of the edit shown now (None if the revision was refused)."""
+    def report(self) -> UpdateReport:
+        """The update report of the edit shown now."""
         return self.computed.report
 
     def switch(self, publish: bool) -> None:
         """Publish the shadow, or roll back to generation 1, then redraw."""
-        index, report, _, _ = self.shadow(self.edit_menu.value, self.section_menu.value)
-        if report is None or publish == self.published:
+        index, report, _ = self.shadow(self.edit_menu.value, self.section_menu.value)
+        if publish == self.published:
             return
         if publish:
             index.publish(report.generation)
@@ -204,13 +197,11 @@ class LifecycleExplorer(Explorer):
 
     def compute(self, params) -> LifecycleView:
         edit, section, published = params
-        index, report, description, refused = self.shadow(edit, section)
-        if report is None:
-            return LifecycleView(description, None, refused, [], "", False, self.fixture_finds)
+        index, report, description = self.shadow(edit, section)
         new = {c.chunk_id: c for c in index.chunks(report.generation)}
         columns = column_states(index, FIXTURE, report.generation,
                                 {SOURCE_ID, "onboarding-notes"})
-        return LifecycleView(description, report, "", columns,
+        return LifecycleView(description, report, columns,
                              change_table(report.plan, self.fixture_chunks, new), published,
                              finds(index) if published else self.fixture_finds)
 
@@ -229,9 +220,7 @@ class LifecycleExplorer(Explorer):
     def describe(self, view: LifecycleView, current):
         shown = (f"generation {view.report.generation} (the edit, published)" if view.published
                  else f"generation {FIXTURE} (the fixture)")
-        rows = [("edit", view.description), ("readers see", shown)]
-        if view.report is not None:
-            rows += report_rows(view.report)
+        rows = [("edit", view.description), ("readers see", shown), *report_rows(view.report)]
         employee, sre = view.finds
         return "Lifecycle of one edit", rows + [(f"employee: {QUERY!r}", employee),
                                                 (f"SRE: {QUERY!r}", sre)]
@@ -240,11 +229,9 @@ class LifecycleExplorer(Explorer):
         return f"{len(view.columns)} chunks: what changed after {view.description}."
 
     def show(self, view: LifecycleView, current) -> None:
-        note = self.switched_back + (" " if self.switched_back and view.refused else "")
-        note += view.refused
-        self.note.value = f"<i>{html.escape(note)}</i>" if note else ""
+        self.note.value = f"<i>{self.switched_back}</i>" if self.switched_back else ""
         self.table.value = view.table
-        self.publish_button.disabled = view.report is None or view.published
+        self.publish_button.disabled = view.published
         self.rollback_button.disabled = not view.published
 
 
