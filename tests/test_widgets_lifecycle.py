@@ -33,6 +33,8 @@ def test_initial_state_is_the_heading_rename(explorer):
     assert r["SRE: 'production 4 SRE'"].startswith("'production | 4 | SRE'")
     assert explorer.table.value.count("<td>reembed</td>") == 6
     assert explorer.rollback_button.disabled and not explorer.publish_button.disabled
+    for button in (explorer.publish_button, explorer.rollback_button):  # not controls: the
+        assert button.description and button.tooltip  # contract test does not see them
 
 
 @pytest.mark.parametrize("edit, plan, vectors", [
