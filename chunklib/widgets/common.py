@@ -23,7 +23,13 @@ accessible name, the short alt text.
 
 Leaves out: layout decisions of a particular lesson.
 
-    >>> s = int_slider("chunk size C", 200, 1, 500)
+The examples below show a PNG drawn by ``chunklib.widgets.layers.Layers`` (an empty plot):
+
+    >>> from chunklib.widgets.layers import Layers
+    >>> png = Layers(2, 1).draw(key="empty", frame=lambda: None, data=lambda: [])
+    >>> img = image_view(png, "An empty plot")
+    >>> img.tooltip
+    'An empty plot'
 """
 
 from __future__ import annotations
@@ -80,7 +86,8 @@ _a11y_sent_in: tuple[int, int] | None = None
 def send_widget_a11y() -> bool:
     """Display ``WIDGET_A11Y_JS`` once per cell run, only inside a kernel; True if sent.
 
-    ``send_widget_a11y()`` -> False in plain Python (no page to fix there)
+    In plain Python there is no page to fix, so nothing is sent:
+    ``send_widget_a11y()`` -> False
     """
     global _a11y_sent_in
     try:
@@ -128,7 +135,8 @@ class ChunkStepper:
     """The chunk stepper every explorer shows: ◀ previous, a chunk slider, next ▶, and a line
     such as "Chunk 3 of 7: tokens 300 to 500". The explorer observes ``slider`` to redraw.
 
-    ``ChunkStepper().follow(7)`` -> 0 (the current chunk, 0-based; None when there are none)
+    ``follow(k)`` ranges the slider over ``k`` chunks and returns the current one, 0-based:
+    ``ChunkStepper().follow(7)`` -> 0
     """
 
     def __init__(self, tooltip: str = "which chunk to highlight"):
@@ -161,7 +169,7 @@ class ChunkStepper:
 def image_view(png: bytes, alt: str = "") -> PlotImage:
     """An Image widget showing PNG bytes (for example from ``Layers.draw``).
 
-    ``image_view(layers.draw(...), "Plot of 7 chunks").format`` -> 'png'
+    ``image_view(png, "Plot of 7 chunks").format`` -> 'png'
     """
     send_widget_a11y()
     img = PlotImage(value=png, format="png")
@@ -175,7 +183,7 @@ def image_view(png: bytes, alt: str = "") -> PlotImage:
 def set_image(img: widgets.Image, png: bytes, alt: str = "") -> None:
     """Show new PNG bytes in ``img`` and update its short alt text.
 
-    ``set_image(img, layers.draw(...), "Plot of 6 chunks")``
+    ``set_image(img, png, "Plot of 6 chunks")``
     """
     img.value = png
     if alt:
@@ -186,8 +194,8 @@ def autograding() -> bool:
     """True while nbgrader autogrades or validates a notebook (it sets ``NBGRADER_EXECUTION``).
 
     Explorers are not built then: nothing is graded from them, and drawing them would make
-    every submission's autograde pay for matplotlib.
-    ``autograding()`` -> False in a learner's kernel
+    every submission's autograde pay for matplotlib. Outside nbgrader, as in a learner's kernel:
+    ``autograding()`` -> False
     """
     return bool(os.environ.get("NBGRADER_EXECUTION"))
 
@@ -204,7 +212,8 @@ def not_drawn(name: str) -> widgets.HTML:
 def summary_html(title: str, rows: list[tuple[str, str]]) -> str:
     """A small definition table: the text alternative written beside a plot.
 
-    ``summary_html("Overlap", [("stride", "150")])`` -> '<div ...>...stride...150...</div>'
+    ``summary_html("Overlap", [("stride", "150")])``
+    -> "<div role='status' aria-live='polite'><b>Overlap</b><table>...stride...150...</table></div>"
     """
     body = "".join(
         f"<tr><th style='text-align:left;padding-right:1em'>{html.escape(k)}</th>"

@@ -10,12 +10,20 @@ triangle at the left of its row (the explorer's table names it). matplotlib is i
 inside the functions that draw.
 
 Leaves out: the widgets and the summaries (``chunklib.widgets.evaluation``) and the numbers
-themselves (``chunklib.experiment``).
+themselves (``chunklib.course.experiment``).
 
+The examples draw question q19's hits with 400-character windows and 100 of overlap, and the
+sweep of overlaps at that size, on the axes of a small figure:
+
+    >>> from chunklib.widgets.layers import new_canvas_figure
+    >>> ax = new_canvas_figure(7.5, 3.2).axes[0]
     >>> q19 = get_question("q19")
     >>> hits = ex.evaluate(ex.Strategy("windows", 400, 100))[18].hits
-    >>> topk_range(q19, hits, hit_marks(q19, hits))
+    >>> marks = hit_marks(q19, hits)
+    >>> topk_range(q19, hits, marks)
     (10626, 11604)
+    >>> sweep = ex.overlap_sweep(400)
+    >>> structure = ex.summarize(ex.Strategy("structure", 400))
 """
 
 from __future__ import annotations
@@ -69,9 +77,10 @@ def curve_points(ax, sweep, stop, structure, current: int) -> list:
     """One size's sweep, the stopping rule's star, the structure-aware square and the ring on
     the ``current`` overlap; the overlap is written at both ends of the sweep and at the ring
     (it grows from left to right; every text costs about a millisecond). Returns the artists
-    added.
+    added: the curve, the three texts, the star, the square, the ring.
 
-    ``curve_points(ax, ex.overlap_sweep(400), stop, structure, 100)`` -> [<Line2D>, ...]
+    ``curve_points(ax, sweep, ex.stopping_point(sweep), structure, 100)[1:4]``
+    -> [Text(4, -12, 'O=0'), Text(4, -12, 'O=100'), Text(4, -12, 'O=200')]
     """
     here = next(s for s in sweep if s.strategy.overlap == current)
     point = {"linestyle": "none", "markeredgecolor": "black"}
@@ -157,9 +166,11 @@ def topk_frame(ax, rows: int = ex.K) -> None:
 
 def topk_hits(ax, question, hits, marks, xlim: tuple[int, int]) -> list:
     """The evidence (hatched), one bar per hit near it, a triangle for each hit elsewhere, and
-    the x range with a few character positions under it. Returns the artists added.
+    the x range with a few character positions under it. Returns the artists added; for q19,
+    the evidence, the triangles of its hits elsewhere, two hits near it and four positions:
 
-    ``topk_hits(ax, q19, hits, hit_marks(q19, hits), (10626, 11904))`` -> [<Rectangle>, ...]
+    ``[type(a).__name__ for a in topk_hits(ax, q19, hits, marks, (10626, 11604))]``
+    -> ['Rectangle', 'Line2D', 'PolyCollection', 'PolyCollection', 'Text', 'Text', 'Text', 'Text']
     """
     from matplotlib.ticker import MaxNLocator
 

@@ -52,6 +52,9 @@ interactive matplotlib backends (the picture is a PNG, which works in exported H
 
     >>> "OverlapExplorer" in {c.__name__ for c in explorers()}
     True
+    >>> from chunklib.widgets.overlap import OverlapExplorer
+    >>> e = OverlapExplorer(n=1000, size=200, overlap=50)
+    >>> e.size_slider.value = 300
 """
 
 from __future__ import annotations
@@ -81,9 +84,10 @@ _REGISTRY: list[type] = []
 
 class Explorer(widgets.VBox):
     """An explorer: a VBox, so the lesson cell just returns it. Subclasses state only what is
-    their own (see the module's checklist).
+    their own (see the module's checklist). The module example's explorer has drawn twice, once
+    when built and once for the move of C to 300, and its summary follows C:
 
-    ``OverlapExplorer().size_slider.value = 300`` -> one redraw: picture, summary, stepper.
+    ``(e.redraws, e.summary_rows()[0])`` -> (2, ('stride S = C − O', '300 − 50 = 250'))
     """
 
     name = "explorer"
@@ -286,7 +290,8 @@ class Explorer(widgets.VBox):
 def explorers() -> list[type[Explorer]]:
     """Every explorer class in ``chunklib.widgets`` built on this base (imports the modules).
 
-    ``[c.name for c in explorers()]`` -> ['overlap explorer', ...]
+    ``sorted(c.name for c in explorers())``
+    -> [...'evaluation explorer', 'lifecycle explorer', 'overlap explorer', ...'units explorer']
     """
     import chunklib.widgets as pkg
 

@@ -23,6 +23,9 @@ Leaves out: interactive backends and partial-region blitting (the whole canvas i
 the pictures are small).
 
     >>> layers = Layers(7.5, 3.2)
+    >>> png = layers.draw(key="empty", frame=lambda: None, data=lambda: [])
+    >>> png[:4], layers.frame_renders
+    (b'\\x89PNG', 1)
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ def new_canvas_figure(width: float, height: float, margins: dict | None = None,
                       nrows: int = 1, dpi: int = DPI, **subplot_kw):
     """A Figure on an Agg canvas with ``nrows`` axes and fixed margins (no layout engine).
 
-    ``new_canvas_figure(7.5, 3.2).axes`` -> [<Axes ...>]
+    ``new_canvas_figure(7.5, 3.2, nrows=2).axes`` -> [<Axes: >, <Axes: >]
     """
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -54,9 +57,10 @@ def new_canvas_figure(width: float, height: float, margins: dict | None = None,
 
 
 def canvas_png(fig) -> bytes:
-    """PNG bytes of what ``fig``'s Agg canvas holds now (no new render).
+    """PNG bytes of what ``fig``'s Agg canvas holds now (no new render), here what the
+    module example's draw left on it:
 
-    ``canvas_png(fig)[:4]`` -> b'\\x89PNG'
+    ``canvas_png(layers.figure) == png`` -> True
     """
     from PIL import Image
 
@@ -75,6 +79,9 @@ class Layers:
     when the key differs from the previous draw's; ``data()`` runs every time and returns the
     artists it added, which the next draw removes. At most ``max_frames`` pictures are kept
     (about 0.6 MB each), frames and frames with underlays together, the least recent dropped.
+
+    Drawn again with the module example's key, the frame is restored, not rendered again:
+    ``(layers.draw("empty", lambda: None, lambda: []) == png, layers.frame_renders)`` -> (True, 1)
     """
 
     def __init__(self, width: float, height: float, margins: dict | None = None, nrows: int = 1,

@@ -1,15 +1,16 @@
 """The lesson-5 lifecycle explorer: edit a source, watch which ids, entries and vectors change.
 
 A real ``ChunkIndex`` in memory holds the course fixture, published as generation 1. Each
-edit (rename a heading, insert a paragraph, change or remove a section's ACL, add an unrelated
-source, delete the source) is made to that original fixture and built by ``lifecycle.update``
-as shadow generation 2, which readers do not see, in a copy of that index (SQLite's backup,
-well under a millisecond), so every edit starts from the same generation 1 and shows the same
-numbers whatever was tried before. The plot shows, per chunk of the edited source, whether its
-chunk_id, index entry and vector are as in generation 1. *Publish* switches the copy's pointer
-to the shadow, *roll back* switches it back; the summary, which is the plot's text
-alternative, says which generation readers see and what an employee and an SRE find for the
-production row. Choosing another edit while the shadow is published rolls back first.
+edit (rename a heading, insert a paragraph, change or remove a section's ACL, add an
+unrelated source, delete the source; ``chunklib.course.edits``) is made to that original
+fixture and built by ``chunklib.lifecycle.update`` as shadow generation 2, which readers do
+not see, in a copy of that index (SQLite's backup, well under a millisecond), so every edit
+starts from the same generation 1 and shows the same numbers whatever was tried before. The
+plot shows, per chunk of the edited source, whether its chunk_id, index entry and vector are
+as in generation 1. *Publish* switches the copy's pointer to the shadow, *roll back* switches
+it back; the summary, which is the plot's text alternative, says which generation readers see
+and what an employee and an SRE find for the production row. Choosing another edit while the
+shadow is published rolls back first.
 
 One setting (edit, section, published) gives one ``LifecycleView``, computed once by the base
 (``chunklib.widgets.explorer``); the last ``KEPT_SHADOWS`` built indexes are kept, so a return
@@ -19,7 +20,8 @@ Leaves out: the plot (``chunklib.widgets.lifecycle_plot``), the change table and
 summary rows (``chunklib.widgets.lifecycle_html``), edits of your own text (the edits are
 fixed, so every number is reproducible), sources other than the Deployment Guide.
 
-    >>> LifecycleExplorer().summary_rows()[1]
+    >>> x = LifecycleExplorer()
+    >>> x.summary_rows()[1]
     ('readers see', 'generation 1 (the fixture)')
 """
 
@@ -32,6 +34,7 @@ import ipywidgets as widgets
 
 from chunklib.course.edits import EDITS, QUERY, SECTIONLESS, SOURCE_ID, make_edit
 from chunklib.course.fixture import load_sources
+from chunklib.course.lifecycle import MATRIX
 from chunklib.elements import parse_elements
 from chunklib.index import ChunkIndex
 from chunklib.lifecycle import FakeEmbedder, UpdateReport, update
@@ -44,7 +47,6 @@ from chunklib.widgets.lifecycle_plot import (
     states_frame,
 )
 
-MATRIX = ("Deployment Guide", "Environment Matrix")
 KEPT_SHADOWS = 8  # built indexes kept for a quick return to a recent edit
 FIXTURE = 1       # the generation the fixture is published as; every shadow is the next one
 
@@ -80,8 +82,9 @@ def guide_headings() -> list[tuple[str, ...]]:
 
 def finds(index: ChunkIndex) -> tuple[str, str]:
     """What an employee and an SRE of kestrel find for ``QUERY`` in the published generation.
+    In the fixture only the SRE may read the production row of the Environment Matrix:
 
-    ``finds(index)`` -> ('nothing', "'production | 4 | SRE' (...)")
+    ``finds(x.fixture)`` -> ('nothing', "'production | 4 | SRE' (...)")
     """
     texts = {c.chunk_id: c.text for c in index.chunks()}
     return tuple("; ".join(f"{texts[cid][:40]!r} ({s:.2f})" for cid, s in
@@ -238,7 +241,9 @@ class LifecycleExplorer(Explorer):
 def lifecycle_explorer(edit: str = EDITS[0],
                        section: tuple[str, ...] = MATRIX) -> LifecycleExplorer | widgets.HTML:
     """Build the lesson-5 explorer; the lesson cell is this one call (a note while autograding).
+    It opens on the first edit at the Environment Matrix:
 
-    ``lifecycle_explorer()`` -> LifecycleExplorer(...) renaming "Environment Matrix"
+    ``lifecycle_explorer().summary_rows()[0]``
+    -> ('edit', '"Environment Matrix" renamed to "Environment Matrix (revised)"')
     """
     return LifecycleExplorer.build(edit=edit, section=section)

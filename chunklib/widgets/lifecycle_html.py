@@ -7,6 +7,19 @@ the published generation), the plot (``chunklib.widgets.lifecycle_plot``).
 
     >>> change_table({"keep": ["3f2a"]}, base={}, new={})
     '<p>Every index entry is kept: nothing to re-embed or re-index.</p>'
+
+The other examples build one edit as the explorer does: the course fixture published as
+generation 1, then an unrelated source added as shadow generation 2.
+
+    >>> from chunklib.course.edits import unrelated_source
+    >>> from chunklib.course.fixture import load_sources
+    >>> from chunklib.index import ChunkIndex
+    >>> from chunklib.lifecycle import FakeEmbedder, update
+    >>> ix, embedder = ChunkIndex(), FakeEmbedder()
+    >>> _ = update(ix, load_sources(), embedder)
+    >>> report = update(ix, [unrelated_source()], embedder, publish=False)
+    >>> base = {c.chunk_id: c for c in ix.chunks(1)}
+    >>> new = {c.chunk_id: c for c in ix.chunks(2)}
 """
 
 from __future__ import annotations
@@ -22,8 +35,8 @@ def report_rows(report: UpdateReport) -> list[tuple[str, str]]:
     """What the summary says of a built edit, as (label, value) pairs: its generation, plan,
     new ids, entries and vectors, chunks refused.
 
-    ``report_rows(update(ix, [unrelated_source()], FakeEmbedder(), publish=False))[0]``
-    -> ('shadow', 'generation 2')
+    ``report_rows(report)[:3]`` -> [('shadow', 'generation 2'),
+    ('plan', 'keep 59, reembed 0, reindex 0, add 2, tombstone 0'), ('chunk ids', '2 new, 0 gone')]
     """
     plan = report.plan
     return [("shadow", f"generation {report.generation}"),
@@ -39,7 +52,9 @@ def change_table(plan: dict, base: dict, new: dict) -> str:
     """The change table of ``plan`` as HTML; ``base`` and ``new`` map chunk ids to the chunks
     of generation 1 and of the shadow (a tombstoned chunk is found in ``base``).
 
-    ``change_table(report.plan, base, new)`` -> "<table role='table' ...>"
+    ``change_table(report.plan, base, new)``
+    -> "<table role='table' ...><tr><td>add</td><td>1</td><td>Onboarding notes
+    &gt; First week</td><td><code>...</code></td><td>Pair with a teammate ...</table>"
     """
     lines = []
     for action, ids in plan.items():

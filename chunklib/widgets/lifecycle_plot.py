@@ -8,11 +8,27 @@ changes (the cached frame), ``states_cells`` the cells, the x range and the colu
 data layer: one patch per state, however many chunks).
 matplotlib is imported inside the functions that draw.
 
-Leaves out: the edits, the widgets, the summary and the change table
-(``chunklib.widgets.lifecycle``).
+Leaves out: the edits (``chunklib.course.edits``), the widgets (``chunklib.widgets.lifecycle``),
+the summary rows and the change table (``chunklib.widgets.lifecycle_html``).
 
     >>> STATES["gone"][0]
     'gone (tombstone)'
+
+The other examples build one edit as the explorer does: the course fixture published as
+generation 1, then the Environment Matrix heading renamed in shadow generation 2; and they draw
+on the axes of a small figure.
+
+    >>> from chunklib.course.edits import make_edit
+    >>> from chunklib.course.fixture import load_sources
+    >>> from chunklib.course.lifecycle import MATRIX
+    >>> from chunklib.index import ChunkIndex
+    >>> from chunklib.lifecycle import FakeEmbedder, update
+    >>> ix, embedder = ChunkIndex(), FakeEmbedder()
+    >>> _ = update(ix, load_sources(), embedder)
+    >>> edited, deleted, _ = make_edit(load_sources(), "rename the heading", MATRIX)
+    >>> _ = update(ix, edited, embedder, deleted=deleted, publish=False)
+    >>> from chunklib.widgets.layers import new_canvas_figure
+    >>> ax = new_canvas_figure(7.5, 2.2, MARGINS).axes[0]
 """
 
 from __future__ import annotations
@@ -38,7 +54,10 @@ def column_states(index: ChunkIndex, base: int, shadow: int, source_ids: set[str
     """Per chunk of ``source_ids`` in ``shadow`` (then each tombstoned one): a label and the
     state of its chunk_id, index entry and vector against generation ``base``.
 
-    ``column_states(ix, 1, 2, {"deployment-guide"})[0]`` -> ('0', ('same', 'new', 'new'))
+    Chunk 9 of the Deployment Guide is in the renamed section: its chunk_id stays, its index
+    entry and vector are new (the heading is part of the text that is embedded).
+
+    ``column_states(ix, 1, 2, {"deployment-guide"})[9]`` -> ('9', ('same', 'new', 'new'))
     """
     old, new = index.entries(base), index.entries(shadow)
     sources = {c.chunk_id: c.source_id for c in index.chunks(base)}  # its chunk ids, too
@@ -84,9 +103,10 @@ def states_cells(ax, columns) -> list:
     """One column per chunk, one row each for chunk_id, index entry and vector (one patch per
     state, however many chunks), the x range, and the ordinals of about ``LABELS`` columns
     and of the last one below them (texts: a matplotlib x axis costs about 20 ms a draw).
-    Returns the artists added.
+    Returns the artists added; for one column, its label and one patch per state it shows:
 
-    ``states_cells(ax, [("0", ("same", "new", "new"))])`` -> [<PathPatch ...>, ...]
+    ``[type(a).__name__ for a in states_cells(ax, [("0", ("same", "new", "new"))])]``
+    -> ['Text', 'PathPatch', 'PathPatch']
     """
     n = max(len(columns), 1)
     ax.set_xlim(-0.3, n + 0.2)

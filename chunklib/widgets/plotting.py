@@ -20,6 +20,12 @@ interactive matplotlib backends (the PNG works everywhere, including exported HT
 
     >>> shown_rows(801, current=400)[:3]
     [0, 28, 55]
+
+The other examples draw on the axes of a small figure:
+
+    >>> from chunklib.widgets.layers import new_canvas_figure
+    >>> fig = new_canvas_figure(7.5, 3.2)
+    >>> ax = fig.axes[0]
 """
 
 from __future__ import annotations
@@ -63,7 +69,8 @@ def axis_labels(ax, x: str, y: str) -> list:
     part of the axes' x and y axis, which a move redraws when their ticks change, and a label
     costs as much to draw as all the ticks. Returns the two texts.
 
-    ``axis_labels(ax, "position in the document (tokens)", "chunk")`` -> [Text(...), Text(...)]
+    ``axis_labels(ax, "position in the document (tokens)", "chunk")``
+    -> [Text(0, -17, 'position in the document (tokens)'), Text(-35, 0, 'chunk')]
     """
     return [ax.annotate(x, (0.5, 0), xycoords="axes fraction", xytext=(0, -17),
                         textcoords="offset points", ha="center", va="top"),
@@ -87,9 +94,11 @@ def interval_rows(ax, spans: list[tuple[int, int]], rows: list[int],
                   current: int | None = None) -> list:
     """Draw chunks ``rows`` (indices into ``spans``, top to bottom) on ``ax``: the part shared
     with the previous chunk hatched in the second colour, the rest in the first, chunk
-    ``current`` outlined; set the row axis (chunk numbers counted from 1). Returns the artists.
+    ``current`` outlined; set the row axis (chunk numbers counted from 1). Returns the artists:
+    the new parts, the shared parts (one patch each) and the outline.
 
-    ``interval_rows(ax, [(0, 200), (150, 350)], [0, 1], current=0)`` -> [<PathPatch ...>, ...]
+    ``[type(a).__name__ for a in interval_rows(ax, [(0, 200), (150, 350)], [0, 1], current=0)]``
+    -> ['PathPatch', 'PathPatch', 'Rectangle']
     """
     from matplotlib.patches import Rectangle
 
@@ -125,8 +134,11 @@ def bars_patch(ax, bars, **style):
 
     A hatch costs Agg about the same per drawn path, however small, so one compound path per
     style (not one rectangle each, as ``broken_barh`` draws) keeps a hatched lane cheap. The
-    patch does not change the data limits (the frame sets them).
-    ``bars_patch(ax, [(0, 5, 0.65, 0.7)], facecolor="#006BA4")`` -> <PathPatch ...>
+    patch does not change the data limits (the frame sets them). One rectangle is a closed
+    path of five vertices, from its corner ``(x, y)``:
+
+    ``bars_patch(ax, [(0, 5, 0.65, 0.7)], facecolor="#006BA4").get_path().vertices.tolist()``
+    -> [[0.0, 0.65], [5.0, 0.65], [5.0, 1.35], [0.0, 1.35], [0.0, 0.65]]
     """
     from matplotlib.patches import PathPatch
     from matplotlib.path import Path
@@ -142,9 +154,11 @@ def bars_patch(ax, bars, **style):
 
 
 def rows_patch(ax, bars, height: float = 0.76, **style):
-    """``bars_patch`` for bars ``(start, end, row)``, ``height`` high, centred on their rows.
+    """``bars_patch`` for bars ``(start, end, row)``, ``height`` high, centred on their rows:
+    one patch, five vertices per bar, each bar's first at ``(start, row - height / 2)``.
 
-    ``rows_patch(ax, [(0, 200, 0), (200, 350, 1)], facecolor="#A2C8EC")`` -> <PathPatch ...>
+    ``rows_patch(ax, [(0, 200, 0), (200, 350, 1)]).get_path().vertices[::5].tolist()``
+    -> [[0.0, -0.38], [200.0, 0.62]]
     """
     half = height / 2
     return bars_patch(ax, [(start, end - start, row - half, height) for start, end, row in bars],
@@ -153,9 +167,9 @@ def rows_patch(ax, bars, height: float = 0.76, **style):
 
 def row_ticks(k: int) -> list[int]:
     """The rows (0-based) that get a number on the y axis: the first, then every step-th, at
-    most about 12.
+    most about 12 (the step is 1, 2, 5, 10, 20, 25, 50, ...; 5 for 30 rows).
 
-    ``row_ticks(30)`` -> [0, 2, 5, 8, 11, 14, 17, 20, 23, 26, 29]
+    ``row_ticks(30)`` -> [0, 4, 9, 14, 19, 24, 29]
     """
     step = next(s for s in (1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 10**9) if s * 12 >= k)
     return sorted({0, *range(step - 1, k, step)}) if k else []
@@ -164,7 +178,7 @@ def row_ticks(k: int) -> list[int]:
 def figure_png(fig, dpi: int = 80) -> bytes:
     """Render ``fig`` to PNG bytes.
 
-    ``figure_png(comparison_figure(text, 300))[:4]`` -> b"\\x89PNG"
+    ``figure_png(fig)[:4]`` -> b'\\x89PNG'
     """
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi)

@@ -15,8 +15,10 @@ from chunklib.course.quiz import feedback, questions
 
 def quiz_widget(lesson: str) -> widgets.VBox:
     """Every question of ``lesson`` with radio buttons; choosing shows that option's explanation.
+    One box per question holds its prompt, its radio buttons and the explanation:
 
-    ``quiz_widget("overlap")`` -> VBox([...])
+    ``[type(w).__name__ for w in quiz_widget("overlap").children[0].children]``
+    -> ['HTML', 'RadioButtons', 'HTML']
     """
     boxes = []
     for number, q in enumerate(questions(lesson), start=1):

@@ -53,7 +53,8 @@ def text_view_html(text: str, char_windows: list[tuple[int, int]], current: int 
     model stops reading a chunk, its unread rest striped. Without the marks and tags this is
     ``text`` exactly: a character split between two chunks' tokens is shown once, in the first.
 
-    ``text_view_html("a b", [(0, 1), (2, 3)], 0, set())`` -> '<div ...>...¦2...</div>'
+    ``text_view_html("a b", [(0, 1), (2, 3)], 0, set())``
+    -> "<div ...>...'chunk 1 (current)'...>a</span>...>¦2</span>...>b</span></span></div>"
     """
     out, pos = [], 0
     for k, (start, end) in enumerate(char_windows):
@@ -81,7 +82,8 @@ def chunk_view_html(text: str, char_windows: list[tuple[int, int]], k: int, cut:
     """Chunk ``k``'s exact text in a box, with up to ``context`` characters of the text on each
     side in grey, the boundary marks between them and the ``⊘`` where the model stops reading.
 
-    ``chunk_view_html("ab cd", [(0, 2), (3, 5)], 1, set())`` -> '<div ...>...cd...</div>'
+    ``chunk_view_html("ab cd", [(0, 2), (3, 5)], 1, set())``
+    -> "<div ...>...>ab </span>...>¦2</span><span style='color:#000'>cd</span>...>▕</span>...</div>"
     """
     start, end = char_windows[k]
     grey = "color:#595959;font-style:italic"

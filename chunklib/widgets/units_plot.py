@@ -11,6 +11,12 @@ the text (``chunklib.widgets.units_html``).
 
     >>> CHUNK_STYLES[0]
     ('#A2C8EC', '///')
+
+The other examples draw on the axes of a small figure:
+
+    >>> from chunklib.widgets.layers import new_canvas_figure
+    >>> ax = new_canvas_figure(7.5, 3.2, MARGINS).axes[0]
+    >>> xlabel = unit_chunks_frame(ax)
 """
 
 from __future__ import annotations
@@ -73,9 +79,11 @@ def unit_chunks_bars(ax, windows: list[tuple[int, int]], rows: list[int], *,
     bottom) in alternating hatched colours, the unread tail of each (from unit ``unread[k]``
     on) dotted grey, an × where chunk k - 1 ends inside a sentence for every k in ``cut``,
     chunk ``current`` outlined, each chunk's length beside its bar up to ``LABEL_LIMIT``
-    chunks; sets the row axis. Returns the artists added.
+    chunks; sets the row axis. Returns the artists added: here the bars of each style, the
+    outline and the two lengths.
 
-    ``unit_chunks_bars(ax, [(0, 200), (200, 350)], [0, 1], current=0)`` -> [<PathPatch ...>, ...]
+    ``[type(a).__name__ for a in unit_chunks_bars(ax, [(0, 200), (200, 350)], [0, 1], current=0)]``
+    -> ['PathPatch', 'PathPatch', 'Rectangle', 'Annotation', 'Annotation']
     """
     from matplotlib.patches import Rectangle
 
