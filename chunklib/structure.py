@@ -127,19 +127,22 @@ def _records(source: Source, pieces: list[Piece], access: list,
             for i, (p, (acl, parts)) in enumerate(zip(pieces, access, strict=True))]
 
 
-def structure_chunks(source: Source, size: int = DEFAULT_SIZE,
-                     overlap: int = DEFAULT_OVERLAP) -> list[ChunkRecord]:
+def structure_chunks(source: Source, size: int = DEFAULT_SIZE, overlap: int = DEFAULT_OVERLAP,
+                     elements: Sequence[Element] | None = None) -> list[ChunkRecord]:
     """Structure-aware chunk records of one source, in reading order; ACLs from its sections.
+    ``elements``: the source's parsed elements, if already at hand (here and below).
 
     ``structure_chunks(load_source("deployment-guide"))[0].heading_path`` -> ('Deployment Guide',)
     """
-    pieces = section_pieces(parse_elements(source.text), size, overlap)
+    elements = parse_elements(source.text) if elements is None else elements
+    pieces = section_pieces(elements, size, overlap)
     access = [(source.acl_for(p.heading_path), None) for p in pieces]
     return _records(source, pieces, access, f"{STRUCTURE_STRATEGY}/size={size}/overlap={overlap}")
 
 
-def window_chunks(source: Source, size: int = DEFAULT_SIZE,
-                  overlap: int = DEFAULT_OVERLAP, offset: int = 0) -> list[ChunkRecord]:
+def window_chunks(source: Source, size: int = DEFAULT_SIZE, overlap: int = DEFAULT_OVERLAP,
+                  offset: int = 0, elements: Sequence[Element] | None = None,
+                  ) -> list[ChunkRecord]:
     """Fixed character windows as records, the baseline: ``retrieval_text`` is the bare text,
     the heading path is what all elements the window touches share. A window inside one ACL
     section gets that ``acl``; a window over sections with different ACLs gets ``acl=None`` and
@@ -154,7 +157,8 @@ def window_chunks(source: Source, size: int = DEFAULT_SIZE,
     spans = shifted_window_spans(len(source.text), size, overlap, offset)
     shift = f"/offset={offset}" if offset else ""  # offset 0 keeps the ids it always had
     return _window_records(source, spans, [None] * len(spans),
-                           f"{WINDOW_STRATEGY}/size={size}/overlap={overlap}{shift}")
+                           f"{WINDOW_STRATEGY}/size={size}/overlap={overlap}{shift}",
+                           elements=elements)
 
 
 def acl_runs(source: Source, elements: Sequence[Element] | None = None,
@@ -176,15 +180,15 @@ def acl_runs(source: Source, elements: Sequence[Element] | None = None,
     return [tuple(run) for run in runs]
 
 
-def acl_window_chunks(source: Source, size: int = DEFAULT_SIZE,
-                      overlap: int = DEFAULT_OVERLAP) -> list[ChunkRecord]:
+def acl_window_chunks(source: Source, size: int = DEFAULT_SIZE, overlap: int = DEFAULT_OVERLAP,
+                      elements: Sequence[Element] | None = None) -> list[ChunkRecord]:
     """Fixed character windows cut at ACL boundaries: windows of ``size`` with ``overlap``
     inside each of ``acl_runs``, so no window crosses a change of ACL and every window has the
     one ACL of its run (a run shorter than ``size`` is one shorter window).
 
     ``{c.acl_parts for c in acl_window_chunks(load_source("deployment-guide"))}`` -> {None}
     """
-    elements = parse_elements(source.text)
+    elements = parse_elements(source.text) if elements is None else elements
     spans, acls = [], []
     for start, end, acl in acl_runs(source, elements):
         for s, e in window_spans(end - start, size, overlap):
