@@ -33,7 +33,7 @@ from chunklib.records import ChunkRecord
 from chunklib.structure import (
     DEFAULT_OVERLAP,
     DEFAULT_SIZE,
-    acl_window_chunks,
+    acl_runs,
     structure_chunks,
     window_chunks,
 )
@@ -42,6 +42,7 @@ from chunklib.widgets.common import int_slider
 from chunklib.widgets.explorer import Explorer
 from chunklib.widgets.structure_html import chunk_detail_html, document_html
 from chunklib.widgets.structure_plot import MARGINS, structure_frame, structure_lanes
+from chunklib.windows import n_chunks
 
 EXCERPT = 500  # characters of the source shown on both sides of the current chunk
 PLOT_WIDTH = 480  # pixels of the character axis: a chunk narrower than 3 of them is a sliver
@@ -87,9 +88,12 @@ def source_chunks(source: Source, size: int, overlap: int,
     window_spans = [(w.start, w.end) for w in windows]
     extra = tuple(total_length(s) - union_length(s) for s in (chunk_spans, window_spans))
     headings = [(e.start, e.end) for e in elements if e.kind == "heading"]
+    # the windows of ``acl_window_chunks`` (windows inside each run of one ACL), counted
+    # without making their records
+    acl_cut = sum(n_chunks(end - start, size, overlap)
+                  for start, end, _ in acl_runs(source, elements))
     return SourceChunks(source, size, overlap, chunks, chunk_spans, window_spans, headings,
-                        extra, sum(w.acl_parts is not None for w in windows),
-                        len(acl_window_chunks(source, size, overlap, elements)))
+                        extra, sum(w.acl_parts is not None for w in windows), acl_cut)
 
 
 class StructureExplorer(Explorer):
