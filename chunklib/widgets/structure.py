@@ -45,7 +45,6 @@ from chunklib.widgets.structure_plot import MARGINS, structure_frame, structure_
 from chunklib.windows import n_chunks
 
 EXCERPT = 500  # characters of the source shown on both sides of the current chunk
-PLOT_WIDTH = 480  # pixels of the character axis: a chunk narrower than 3 of them is a sliver
 
 
 def acl_text(acl, acl_parts) -> str:
@@ -200,7 +199,8 @@ class StructureExplorer(Explorer):
                                        f"{c.start} to {c.end}, kind {c.kind}"),
                      ("heading path", " > ".join(c.heading_path) or "(none)"),
                      ("ACL", acl_text(c.acl, c.acl_parts))]
-        slivers = sum((e - s) * PLOT_WIDTH < 3 * n for s, e in value.chunk_spans)
+        pixels = self.figure.axes[0].bbox.width  # of the character axis
+        slivers = sum((e - s) * pixels < 3 * n for s, e in value.chunk_spans)
         if slivers > len(value.chunk_spans) // 2:
             rows.append(("plot", f"{slivers} of the {len(value.chunks)} chunks are under 3 "
                                  "pixels wide: the lanes show where chunks lie and repeat; "
