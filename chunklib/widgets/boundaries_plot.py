@@ -15,6 +15,8 @@ passes the result).
 
     >>> fold_rows(4), fold_rows(90)[:7]
     ([0, 1, 2, 3], [0, 0, 0, 1, 1, 1, 2])
+    >>> from chunklib.widgets.layers import new_canvas_figure
+    >>> ax = new_canvas_figure(7.5, 4.2, MARGINS).axes[0]
 """
 
 from __future__ import annotations
@@ -67,7 +69,7 @@ def chunk_bars(ax, spans, rows, height: float = 0.76) -> list:
     """Chunk ``i`` of ``spans`` as a bar on row ``rows[i]``, hatched, neighbours in alternating
     styles; one patch per style. Returns the patches.
 
-    ``chunk_bars(ax, [(0, 5), (5, 9)], [0, 1])`` -> [<PathPatch ...>, <PathPatch ...>]
+    ``len(chunk_bars(ax, [(0, 5), (5, 9), (9, 12)], [0, 1, 2]))`` -> 2
     """
     bars = [(start, end, row) for (start, end), row in zip(spans, rows, strict=True)]
     return [rows_patch(ax, bars[parity::2], height, facecolor=colour, hatch=hatch,
@@ -82,7 +84,8 @@ def boundaries_rows(ax, spans, cut: list[int], sentence_ends, current: int | Non
     outlined, ``caption`` in the upper right corner; sets the row axis, each row numbered by
     its first chunk. Returns the artists added.
 
-    ``boundaries_rows(ax, [(0, 6), (6, 9)], [0], [4, 9], current=0)`` -> [<PathPatch ...>, ...]
+    ``[type(a).__name__ for a in boundaries_rows(ax, [(0, 6), (6, 9)], [0], [4, 9], 0)]``
+    -> ['PathPatch', 'PathPatch', 'Rectangle', 'LineCollection', 'Line2D']
     """
     from matplotlib.patches import Rectangle
 

@@ -15,8 +15,10 @@ switches that view from an excerpt to the whole source (a view option: plot and 
 Leaves out: editing the source (lesson 5's explorer does that) and token budgets. The skeleton
 (caching, redraws, stepper, autograde note) is ``chunklib.widgets.explorer``.
 
-    >>> StructureExplorer().summary_rows()[1][0]
-    'structure-aware'
+    >>> from chunklib.course.fixture import load_source
+    >>> guide = load_source("deployment-guide")
+    >>> StructureExplorer().summary_rows()[1]
+    ('structure-aware', '44 chunks, duplication ratio 0.0048 (100 characters stored twice)')
 """
 
 from __future__ import annotations
@@ -230,6 +232,6 @@ def structure_explorer(source_id: str = "deployment-guide", size: int = DEFAULT_
                        overlap: int = DEFAULT_OVERLAP) -> StructureExplorer | widgets.HTML:
     """Build the lesson-4 explorer; the lesson cell is this one call (a note while autograding).
 
-    ``structure_explorer()`` -> StructureExplorer(...) showing the Deployment Guide
+    ``structure_explorer().source_menu.value`` -> 'deployment-guide'
     """
     return StructureExplorer.build(source_id=source_id, size=size, overlap=overlap)

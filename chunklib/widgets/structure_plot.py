@@ -13,6 +13,8 @@ Leaves out: the explorer and its controls (``chunklib.widgets.structure``) and i
 
     >>> repeated([(0, 10), (8, 20), (30, 40)])
     [(8, 10)]
+    >>> from chunklib.widgets.layers import new_canvas_figure
+    >>> ax = new_canvas_figure(7.5, 2.4, MARGINS).axes[0]
 """
 
 from __future__ import annotations
@@ -64,9 +66,10 @@ def structure_frame(ax, n: int) -> None:
 
 
 def structure_lanes(ax, chunk_spans, window_spans, heading_spans, current=None) -> list:
-    """Three lanes: headings, structure chunks, fixed windows; returns the artists added.
+    """Three lanes: headings, structure chunks, fixed windows; returns the artists added (a
+    patch per lane and style, one for each lane's repeated parts, the current chunk's outline).
 
-    ``structure_lanes(ax, [(0, 5)], [(0, 4), (3, 8)], [], current=0)`` -> [<PathPatch ...>, ...]
+    ``len(structure_lanes(ax, [(0, 5)], [(0, 4), (3, 8)], [], current=0))`` -> 5
     """
     added = []
     lanes = [(2, heading_spans), (1, chunk_spans), (0, window_spans)]
