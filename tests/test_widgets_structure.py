@@ -181,6 +181,7 @@ def test_computed_once_and_exactly_what_chunklib_gives():
     x.size_slider.value = 750
     x.size_slider.value = 700
     assert x.computed is value and x._compute.cache_info().misses == misses + 1  # 750 only
+    assert x._compute.cache_info().maxsize == x.cache_size  # bounded
 
 
 def test_narrow_chunks_are_said_in_the_summary():
