@@ -54,8 +54,9 @@ class Split(NamedTuple):
 
 def split(text: str, sentences, separators: tuple[str, ...], merge: bool, size: int) -> Split:
     """The chunks of ``text`` and their numbers: recursive split, merged up to ``size`` or not.
+    With no separator, hard cuts every 6 characters end chunk 0 inside "Two.":
 
-    ``split("One. Two.", [(0, 4), (5, 9)], (" ",), True, 6).cut`` -> []
+    ``split("One. Two.", [(0, 4), (5, 9)], (), True, 6).cut`` -> [0]
     """
     if merge:
         spans = split_text(text, size, separators=separators)
@@ -75,7 +76,7 @@ def visible(text: str) -> str:
 
 
 class BoundariesExplorer(Explorer):
-    """Interactive boundaries explorer: ``BoundariesExplorer().space.value = False`` redraws.
+    """Interactive boundaries explorer: ``e.separator_boxes[" "].value = False`` redraws it.
 
     ``BoundariesExplorer(size=200, merge=False)`` starts with the pieces not merged.
     """
