@@ -173,12 +173,14 @@ class BoundariesExplorer(Explorer):
         return f"Chunk size {value.size}, {merged}", rows
 
     def alt(self, value: Split, current) -> str:
-        k = len(value.spans)
+        k, cuts = len(value.spans), len(value.cut)
         rows = f"{k} chunks drawn as rows" if k <= MAX_ROWS else (
             f"{k} chunks drawn on {MAX_ROWS} rows")
+        marks = ("no chunk end inside a sentence" if not cuts else
+                 "an × at the one chunk end inside a sentence" if cuts == 1 else
+                 f"an × at each of the {cuts} chunk ends inside a sentence")
         return (f"{rows} over {len(self.text)} characters, {len(self.sentences)} sentence ends "
-                f"as dotted lines, an × at each of the {len(value.cut)} chunk ends inside a "
-                "sentence" + (f"; chunk {current + 1} outlined." if k else "."))
+                f"as dotted lines, {marks}" + (f"; chunk {current + 1} outlined." if k else "."))
 
     def show(self, value: Split, current) -> None:
         self.chunk_view.value = "" if current is None else self.chunk_html(value, current)
