@@ -55,7 +55,8 @@ MATMUL = 2048
 
 def fixture_texts() -> list[str]:
     """The distinct retrieval texts of the explorer's strategies, in a fixed order."""
-    from chunklib.experiment import SIZES, Strategy, chunk_dicts
+    from chunklib.course.experiment import SIZES, chunk_dicts
+    from chunklib.experiment import Strategy
 
     texts = {c["retrieval_text"] for size in SIZES for kind in ("structure", "windows")
              for c in chunk_dicts(Strategy(kind, size))}

@@ -69,7 +69,7 @@ def _docs(docs):  # LangChain Documents with start_index
 
 def cases(text: str, tiny: bool = False) -> list[dict]:
     """Every benchmark row: how to build the peer (untimed), what to time, how to read it."""
-    from chunklib.boundaries import split_text
+    from chunklib.splitter import split_text
     from chunklib.windows import text_windows
 
     slow = {"warmup": False, "repeat": 3, "min_repeat": 1 if tiny else 3}

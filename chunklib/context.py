@@ -44,7 +44,9 @@ def merge_hits(hits: Sequence[Mapping]) -> list[dict]:
     the union span, the highest score, and the original hits sorted by ``(start, end)``; a hit
     with no neighbour comes out alone (``parts`` holds just it). Output sorted by
     ``(source_id, revision, start, end)``.
-    ``[m["parts"] and (m["start"], m["end"]) for m in merge_hits(hits)]`` -> [(0, 180)]
+    ``[(m["start"], m["end"]) for m in merge_hits([{"source_id": "a", "revision": "1",
+    "acl": ("g",), "start": s, "end": e, "score": 1} for s, e in [(0, 100), (80, 180)]])]``
+    -> [(0, 180)]
     """
     groups: dict[tuple, list[Mapping]] = {}
     for hit in hits:
@@ -76,7 +78,8 @@ def pack_context(hits: Sequence[Mapping], budget: int) -> list[Mapping]:
     and return the chosen ones in reading order, sorted by ``(source_id, revision, start,
     end)``.
 
-    ``[h["start"] for h in pack_context(hits, 100)]`` -> starts of the chosen hits, ascending
+    ``[h["start"] for h in pack_context([{"source_id": "a", "revision": "1", "acl": ("g",),
+    "start": s, "end": s + 60, "score": s} for s in (0, 100)], 100)]`` -> [100]
     """
     remaining = require_int("budget", budget, minimum=0)
     chosen = []

@@ -45,7 +45,8 @@ class Source:
     def acl_for(self, heading_path: tuple[str, ...]) -> tuple[str, ...] | None:
         """The ACL of the section at ``heading_path``: longest matching rule, else the default.
 
-        ``guide.acl_for(("Deployment Guide", "Environment Matrix", "x"))`` -> ('sre',)
+        ``Source("a", "1", "t", "a.md", "", ("staff",), (SectionAcl(("A", "B"), ("sre",)),))
+        .acl_for(("A", "B", "C"))`` -> ('sre',)
         """
         path = tuple(heading_path)
         best = None

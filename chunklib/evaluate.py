@@ -32,8 +32,7 @@ from pathlib import Path
 
 from chunklib.corpus import READER, TENANT, CorpusError, UserQuestion, load_corpus, load_questions
 from chunklib.documents import Source
-from chunklib.evaluation import evidence_complete, span_iou, span_precision, span_recall
-from chunklib.experiment import near_duplicates, structure_overlap
+from chunklib.experiment import measure_hits, structure_overlap
 from chunklib.retrieval import NAMES, get_retriever
 from chunklib.structure import structure_chunks, window_chunks
 from chunklib.validate import require_int, require_window
@@ -117,17 +116,19 @@ def chunk_corpus(corpus: dict[str, Source], kind: str, size: int, overlap: int) 
             for name in sorted(corpus) for c in chunker(corpus[name], size, overlap)]
 
 
-def measure(question: UserQuestion, hits: Sequence[dict], at: dict[str, int]) -> dict:
-    """Lesson 6's measures of one question's hits; spans laid end to end by ``at`` (document
-    -> where it starts). ``measure(q, [], at)["recall"]`` -> 0.0
+def question_measures(question: UserQuestion, hits: Sequence[dict],
+                      at: dict[str, int]) -> dict:
+    """Lesson 6's measures of one question's hits (``experiment.measure_hits``) as the fields
+    of ``results.csv``; spans laid end to end by ``at`` (document -> where it starts).
+    ``question_measures(UserQuestion(2, "Who?", "a.md", [(0, 5)]), [], {"a.md": 0})["recall"]``
+    -> 0.0
     """
     retrieved = [(at[h["source_id"]] + h["start"], at[h["source_id"]] + h["end"]) for h in hits]
     evidence = [(at[question.corpus_id] + s, at[question.corpus_id] + e)
                 for s, e in question.evidence_spans]
-    return {"complete": all(evidence_complete(retrieved, e) for e in evidence),
-            "recall": span_recall(retrieved, evidence),
-            "precision": span_precision(retrieved, evidence),
-            "iou": span_iou(retrieved, evidence), "near_duplicates": near_duplicates(hits)}
+    o = measure_hits(str(question.row), hits, retrieved, evidence)
+    return {"complete": o.complete, "recall": o.recall, "precision": o.precision, "iou": o.iou,
+            "near_duplicates": o.near_duplicates}
 
 
 def evaluate_folder(corpus_dir: str | Path, questions_csv: str | Path, *,
@@ -183,7 +184,7 @@ def evaluate_folder(corpus_dir: str | Path, questions_csv: str | Path, *,
                 hits = [{**by_id[cid], "score": score} for cid, score in found]
                 per.append({"strategy": label(*strategy), "retriever": name, "row": q.row,
                             "question": q.question, "corpus_id": q.corpus_id,
-                            **measure(q, hits, at),
+                            **question_measures(q, hits, at),
                             "hits": [[h["source_id"], h["start"], h["end"], h["score"]]
                                      for h in hits]})
             n = len(per)

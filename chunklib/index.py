@@ -38,12 +38,11 @@ scale (lesson 5's notebook names the engines that carry the same contract across
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import contextmanager
 
-from chunklib.access import access_complete, access_parts, term_overlap
+from chunklib.access import access_complete, access_parts, term_overlap, term_set
 from chunklib.identity import access_snapshot_sha256, index_entry_id
 from chunklib.records import ChunkRecord, from_dict, to_dict
 from chunklib.validate import require_int
@@ -51,7 +50,6 @@ from chunklib.vectors import decode_vector
 
 INDEX_REVISION = "course-index-v1"
 FTS_TOKENIZER = "unicode61 remove_diacritics 0 tokenchars '_'"  # ``\w+`` runs, case-folded
-_TERM = re.compile(r"\w+")
 SCHEMA = """
 CREATE TABLE generations (generation INTEGER PRIMARY KEY, index_revision TEXT NOT NULL,
   state TEXT NOT NULL CHECK (state IN ('building', 'ready', 'failed', 'retired')),
@@ -110,9 +108,34 @@ def heading_key(path: Iterable[str]) -> str:
 
 
 class ChunkIndex:
-    """Generations of chunks and entries behind one published pointer (see the module).
+    """Generations of chunks and entries behind one published pointer (see the module); a
+    path such as ``"harbor.db"`` keeps it on disk. The examples of its methods, in one run:
 
-    ``ChunkIndex("harbor.db").search("replica count", "kestrel", ["sre"], 5)``
+    >>> from chunklib.documents import Source
+    >>> from chunklib.lifecycle import FakeEmbedder, update
+    >>> faq = Source("faq", "1", "t", "faq.md", "# FAQ\\n\\nKeys rotate weekly.", ("staff",), ())
+    >>> index = ChunkIndex()
+    >>> str(update(index, [faq], FakeEmbedder()))[:23]
+    'generation 1 published:'
+    >>> [c.ordinal for c in index.chunks()]
+    [0]
+    >>> cid = index.chunks()[0].chunk_id
+    >>> len(index.entries()[cid]["index_entry_id"])
+    64
+    >>> index.search("keys rotate", "t", ["staff"], 5) == [(cid, 2)]
+    True
+    >>> index.search("keys rotate", "t", ["guests"], 5, ranking="bm25")
+    []
+    >>> index.explain()[:2]
+    ['MATERIALIZE scored', '  MATERIALIZE allowed']
+    >>> str(update(index, [], FakeEmbedder(), deleted=["faq"]))[:23]
+    'generation 2 published:'
+    >>> index.generations()
+    {1: 'ready', 2: 'ready'}
+    >>> index.rollback()
+    1
+    >>> index.recover()
+    []
     """
 
     def __init__(self, path: str = ":memory:", index_revision: str = INDEX_REVISION):
@@ -156,14 +179,11 @@ class ChunkIndex:
         return self.db.execute("SELECT generation FROM pointer").fetchone()[0]
 
     def generations(self) -> dict[int, str]:
-        """Every generation's state. ``index.generations()`` -> {1: 'ready', 2: 'failed'}"""
+        """Every generation's state, e.g. ``{1: 'ready', 2: 'failed'}``."""
         return dict(self.db.execute("SELECT generation, state FROM generations ORDER BY 1"))
 
     def chunks(self, generation: int | None = None) -> list[ChunkRecord]:
-        """The chunk records of a generation (default: published), entry or not, in order.
-
-        ``[c.ordinal for c in index.chunks()][:3]`` -> [0, 1, 2]
-        """
+        """The chunk records of a generation (default: published), entry or not, in order."""
         rows = self.db.execute("SELECT record FROM chunks WHERE generation = ? ORDER BY "
                                "source_id, ordinal", (self._generation(generation),))
         return [from_dict(json.loads(record)) for (record,) in rows]
@@ -172,8 +192,6 @@ class ChunkIndex:
         """chunk_id -> its index entry in a generation: id, retrieval hash, ``acl`` (the one ACL
         tuple, or None for a chunk with several parts), ``acl_parts`` (None, or every part's
         tuple), the ACL snapshot and the vector key.
-
-        ``len(index.entries()[cid]["index_entry_id"])`` -> 64
         """
         gen = self._generation(generation)
         out = {}
@@ -216,7 +234,6 @@ class ChunkIndex:
         chunk)``), ties by chunk_id, zero scores dropped: the same answer as ``access.search``.
         ``ranking="bm25"``: FTS5's bm25 (higher is better) over the authorized chunks that
         contain every query term. Either way only authorized rows of the tenant are scored.
-        ``index.search("production 4 SRE", "kestrel", ["employees"], 5, ranking="bm25")`` -> []
         """
         k = require_int("k", k, minimum=0)
         if not isinstance(query, str):
@@ -232,7 +249,7 @@ class ChunkIndex:
             return [tuple(row) for row in self.db.execute(SEARCH_SQL, params)]
         if ranking != "bm25" or score is not None:
             raise ValueError("ranking must be 'terms' (optionally with score) or 'bm25'")
-        terms = sorted(set(_TERM.findall(query.lower())))
+        terms = sorted(term_set(query))
         if not terms or k == 0:
             return []
         self.db.execute("DROP TABLE IF EXISTS temp.scoring")
@@ -255,9 +272,8 @@ class ChunkIndex:
 
     def explain(self) -> list[str]:
         """SQLite's plan for a search, one line per step, indented under its parent: the
-        authorized rows are materialized first, then scanned by the step that scores them.
-
-        ``index.explain()[:2]`` -> ['MATERIALIZE scored', '  MATERIALIZE allowed']
+        authorized rows are materialized first, then scanned by the step that scores them
+        (the class example shows its first two lines).
         """
         self.db.create_function("course_score", 4, lambda *_: 0)
         rows = self.db.execute("EXPLAIN QUERY PLAN " + SEARCH_SQL,
@@ -376,9 +392,7 @@ class ChunkIndex:
             db.execute("INSERT INTO publications (generation) VALUES (?)", (generation,))
 
     def rollback(self) -> int:
-        """Point readers back at the generation published before the current one.
-
-        ``index.rollback()`` -> 1
+        """Point readers back at the generation published before the current one; its number.
         """
         with self._write() as db:
             history = [g for (g,) in db.execute(
@@ -393,7 +407,7 @@ class ChunkIndex:
     def recover(self) -> list[int]:
         """After a crash: mark every generation still 'building' failed and drop its rows.
 
-        Call it only when no builder is running. ``index.recover()`` -> [3]
+        Call it only when no builder is running. Returns the generations it marked.
         """
         stale = [g for (g,) in self.db.execute(
             "SELECT generation FROM generations WHERE state = 'building'")]
@@ -417,7 +431,7 @@ class ChunkIndex:
     def purge(self, source_id: str) -> int:
         """A deletion request: remove a tombstoned source's rows from *every* generation (so a
         rollback cannot bring them back) and the vectors nothing uses any more. Returns the
-        number of chunk rows removed. ``index.purge("deploy-faq")`` -> 7 (one generation)"""
+        number of chunk rows removed (those of every generation)."""
         with self._write() as db:
             live = db.execute("SELECT count(*) FROM chunks WHERE source_id = ? AND generation = "
                               "(SELECT generation FROM pointer)", (source_id,)).fetchone()[0]

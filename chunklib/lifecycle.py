@@ -18,6 +18,10 @@ Leaves out: several builders at once, timed rollback windows.
 
     >>> plan_update([], [{"chunk_id": "a", "retrieval_sha256": "r", "acl": ["g"]}])["add"]
     ['a']
+    >>> from chunklib.documents import Source
+    >>> faq = Source("faq", "1", "t", "faq.md", "# FAQ\\n\\nKeys rotate weekly.", ("staff",), ())
+
+The one-line examples below use this ``faq``.
 """
 
 from __future__ import annotations
@@ -57,7 +61,8 @@ def _indexable(record: ChunkRecord) -> bool:
 
 
 def plan_update(old_chunks: Iterable[Mapping], new_chunks: Iterable[Mapping]) -> dict[str, list]:
-    """``{"keep", "reembed", "reindex", "add", "tombstone"}`` -> sorted chunk ids.
+    """The chunk ids of each action (``keep``, ``reembed``, ``reindex``, ``add``,
+    ``tombstone``), sorted.
 
     Same id, retrieval hash and ACL: keep; same id, retrieval hash changed: reembed (whatever
     the ACL did); same id and hash, ACL changed (compared as sets of groups; missing differs
@@ -85,7 +90,7 @@ class FakeEmbedder:
     """A deterministic stand-in for an embedding model that counts its calls (no download).
 
     ``hook(n)``, if given, runs before the n-th call: tests use it to fail or stall a build.
-    ``FakeEmbedder()("hello")[:2]`` -> (-0.552941, 0.184314)
+    ``FakeEmbedder()("hello")[:2]`` -> (-0.654902, 0.898039)
     """
 
     model = "fake-embed-v1"
@@ -124,7 +129,7 @@ def validate_revision(source: Source, chunks: Sequence[ChunkRecord],
                       max_chars: int = DEFAULT_SIZE) -> None:
     """Refuse a revision (ValueError) whose ACL rules match no heading, whose chunks do not
     reproduce the source, belong to another tenant or exceed ``max_chars`` (table rows
-    excepted). ``validate_revision(guide, structure_chunks(guide))`` -> None
+    excepted). ``validate_revision(faq, structure_chunks(faq))`` -> None
     """
     problems = [f"ACL rule for {' > '.join(r.heading_path)!r} matches no heading"
                 for r in unmatched_acl_rules(source)]
@@ -148,7 +153,7 @@ def update(index: ChunkIndex, sources: Iterable[Source], embedder=None, *,
     embedder with ``lookup(texts)`` gets those texts in one batch first (vectors only, not
     counted), so the model encodes them together. Lesson 5.
 
-    ``str(update(ChunkIndex(), load_sources(), FakeEmbedder()))`` -> 'generation 1 published: ...'
+    ``str(update(ChunkIndex(), [faq], FakeEmbedder()))`` -> 'generation 1 published: ...'
     """
     sources, deleted = list(sources), set(deleted)
     base = index.published()

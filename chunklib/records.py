@@ -21,6 +21,20 @@ embedding dimensions.
 
     >>> retrieval_context(("Deployment Guide", "Environment Matrix"), "production | 4 | SRE")
     'Heading path: Deployment Guide > Environment Matrix\\nproduction | 4 | SRE'
+
+A record, as text and as a dict, and back (the examples of ``describe``, ``to_dict`` and
+``from_dict``):
+
+    >>> record = make_chunk("Keys rotate.", 0, 12, kind="paragraph", heading_path=("FAQ",),
+    ...                     anchor_start=0, element_id="e1", ordinal=10, source_id="faq",
+    ...                     revision="1", tenant_id="t", acl=("sre",), strategy_version="v1")
+    >>> describe(record).splitlines()[1]
+    '           ordinal            10'
+    >>> to_dict(record)["acl"]
+    ('sre',)
+    >>> import json
+    >>> from_dict(json.loads(json.dumps(to_dict(record)))) == record
+    True
 """
 
 from __future__ import annotations
@@ -183,7 +197,7 @@ def make_chunk(source_text: str, start: int, end: int, *, kind: str,
     computes both hashes and the chunk id. ``anchor_start`` is where the anchor element starts.
     A chunk that mixes ACLs passes ``acl=None`` and ``acl_parts`` (see ``access_fields``).
 
-    ``make_chunk("ab", 0, 2, kind="paragraph", heading_path=(), anchor_start=0, ...).text`` -> 'ab'
+    The module docstring builds one.
     """
     require_int("anchor_start", anchor_start, minimum=0)
     text = source_text[start:end]
@@ -203,9 +217,8 @@ def make_chunk(source_text: str, start: int, end: int, *, kind: str,
 
 def describe(record: ChunkRecord, digits: int = 16) -> str:
     """The record as text, one line per field, grouped as in ``FIELD_GROUPS``; ids and hashes
-    shortened to their first ``digits`` hex digits (lesson 4 prints one).
-
-    ``describe(record).splitlines()[1]`` -> '           ordinal            10'
+    shortened to their first ``digits`` hex digits (lesson 4 prints one; the module docstring
+    shows one line).
     """
     lines = []
     for group, names in FIELD_GROUPS.items():
@@ -218,18 +231,14 @@ def describe(record: ChunkRecord, digits: int = 16) -> str:
 
 
 def to_dict(record: ChunkRecord) -> dict[str, Any]:
-    """The record as a plain dict (tuples stay tuples), the shape lesson 5's functions take.
-
-    ``to_dict(record)["acl"]`` -> ('sre',)
-    """
+    """The record as a plain dict (tuples stay tuples), the shape lesson 5's functions take
+    (example in the module docstring)."""
     return asdict(record)
 
 
 def from_dict(data: dict[str, Any]) -> ChunkRecord:
-    """Rebuild a record from ``to_dict`` output or from JSON (lists become tuples again).
-
-    ``from_dict(json.loads(json.dumps(to_dict(record)))) == record`` -> True
-    """
+    """Rebuild a record from ``to_dict`` output or from JSON (lists become tuples again;
+    example in the module docstring)."""
     data = {f.name: data[f.name] for f in fields(ChunkRecord) if f.name in data}
     data["heading_path"] = tuple(data["heading_path"])
     if data.get("acl") is not None:

@@ -30,19 +30,17 @@ Leaves out: rerankers, query expansion, approximate vector search and stemming (
 from __future__ import annotations
 
 import functools
-import re
 import sqlite3
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from chunklib.access import readable, term_overlap
+from chunklib.access import readable, term_overlap, term_set
 from chunklib.validate import require_int
 
 RRF_K = 60
 FTS_TOKENIZER = "unicode61 remove_diacritics 0 tokenchars '_'"  # ``\w+`` runs, case-folded
-_TERM = re.compile(r"\w+")
 Ranker = Callable[[str, Sequence[Mapping]], list[tuple[str, float]]]
 
 
@@ -146,7 +144,7 @@ def rank_bm25(query: str, chunks: Sequence[Mapping]) -> list[tuple[str, float]]:
 
     ``rank_bm25("cat", [{"chunk_id": "x", "retrieval_text": "a cat"}])[0][0]`` -> 'x'
     """
-    terms = sorted(set(_TERM.findall(query.lower())))
+    terms = sorted(term_set(query))
     if not terms or not chunks:
         return []
     name = _FTS.table(chunks)
@@ -187,9 +185,9 @@ NAMES = tuple(RANKERS)
 
 
 def get_retriever(name: str, vectors: Callable[[Sequence[str]], np.ndarray] | None = None):
-    """The retriever called ``name``: ``retriever(chunks, query, tenant_id, groups, k)`` ->
-    ``filtered_search`` with that ranker. ``vectors`` (dense and hybrid only) replaces the
-    default source of vectors, ``vectors.default_embedder().lookup``.
+    """The retriever called ``name``, a function ``retriever(chunks, query, tenant_id, groups,
+    k)`` that runs ``filtered_search`` with that ranker. ``vectors`` (dense and hybrid only)
+    replaces the default source of vectors, ``vectors.default_embedder().lookup``.
 
     ``get_retriever("hybrid").__name__`` -> 'hybrid'
     """

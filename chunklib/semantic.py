@@ -12,7 +12,7 @@ chunk's first sentence: the whitespace between sentences stays at the end of the
 it, the first chunk starts at 0, the last ends at ``len(text)``, so the chunks tile the text and
 ``text[start:end]`` is each chunk exactly. With ``max_size`` (characters), a chunk that is too
 long is rebuilt from its sentences with ``merge_spans``; a sentence that, with the whitespace
-after it, is longer than ``max_size`` is split inside by ``chunklib.boundaries.split_text``:
+after it, is longer than ``max_size`` is split inside by ``chunklib.splitter.split_text``:
 the only case where a chunk end can cut a sentence.
 
 The cut is LangChain's ``SemanticChunker`` with ``breakpoint_threshold_type="percentile"`` and
@@ -38,8 +38,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from chunklib.boundaries import merge_spans, span_stats, split_text
+from chunklib.boundaries import merge_spans, span_stats
 from chunklib.sentences import paragraph_spans, split_sentences
+from chunklib.splitter import split_text
 from chunklib.validate import require_int, require_spans, require_text
 
 __all__ = ["SemanticSplit", "neighbour_similarities", "semantic_split", "semantic_chunks",

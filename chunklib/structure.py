@@ -17,9 +17,16 @@ Defaults: ``size=1000`` characters, ``overlap=100`` characters, for both strateg
 Leaves out: snapping hard splits to word ends (lesson 2's ``recursive_split`` does that),
 token budgets, splitting a table row longer than ``size`` (it stays whole).
 
-    >>> guide = load_source("deployment-guide")
-    >>> round(duplication(structure_chunks(guide), len(guide.text)), 4)
-    0.0048
+    >>> from chunklib.documents import SectionAcl
+    >>> text = "# FAQ\\n\\n" + "Some words. " * 10 + "\\n\\n## Keys\\n\\nRotate weekly."
+    >>> doc = Source("faq", "1", "t", "faq.md", text, ("staff",), (SectionAcl(("FAQ", "Keys"),
+    ...              ("sre",)),))
+    >>> [(c.start, c.end) for c in structure_chunks(doc, 60, 20)]  # a paragraph hard-split
+    [(7, 67), (47, 107), (87, 126), (138, 152)]
+    >>> round(duplication(structure_chunks(doc, 60, 20), len(doc.text)), 4)
+    0.2632
+
+The one-line examples below use this ``doc``.
 """
 
 from __future__ import annotations
@@ -76,7 +83,7 @@ def section_pieces(elements: Sequence[Element], size: int = DEFAULT_SIZE,
     """Plan structure-aware chunks over parsed elements (see the module docstring).
 
     ``[(p.start, p.end) for p in section_pieces(parse_elements("# A\\n\\nxy\\n\\nz"), 5, 1)]``
-    -> [(5, 10)]  (with size 4: [(5, 7), (9, 10)])
+    -> [(5, 10)]
     """
     size, overlap = require_window(size, overlap)
     ids, row_ids = _element_ids(elements)
@@ -132,7 +139,7 @@ def structure_chunks(source: Source, size: int = DEFAULT_SIZE, overlap: int = DE
     """Structure-aware chunk records of one source, in reading order; ACLs from its sections.
     ``elements``: the source's parsed elements, if already at hand (here and below).
 
-    ``structure_chunks(load_source("deployment-guide"))[0].heading_path`` -> ('Deployment Guide',)
+    ``structure_chunks(doc, 60, 20)[-1].heading_path`` -> ('FAQ', 'Keys')
     """
     elements = parse_elements(source.text) if elements is None else elements
     pieces = section_pieces(elements, size, overlap)
@@ -150,7 +157,7 @@ def window_chunks(source: Source, size: int = DEFAULT_SIZE, overlap: int = DEFAU
     every part; a missing part makes it unreadable, fail-closed).
 
     ``offset`` moves the grid of window starts (``windows.shifted_window_spans``).
-    ``len(window_chunks(load_source("deployment-guide")))`` -> 24
+    ``len(window_chunks(doc, 60, 20))`` -> 4
     """
     if not isinstance(source.text, str):
         raise TypeError(f"source.text must be a str, got {type(source.text).__name__}")
@@ -167,8 +174,8 @@ def acl_runs(source: Source, elements: Sequence[Element] | None = None,
     run of elements with one ACL to the last one's end (text between runs, blank lines, is in
     no run), in reading order. ``elements``: the source's parsed elements, if already at hand.
 
-    ``[acl for _s, _e, acl in acl_runs(load_source("deployment-guide"))][:2]``
-    -> [('employees',), ('sre',)]
+    ``[acl for _s, _e, acl in acl_runs(doc)]``
+    -> [('staff',), ('sre',)]
     """
     runs: list[list] = []
     for e in parse_elements(source.text) if elements is None else elements:
@@ -186,7 +193,7 @@ def acl_window_chunks(source: Source, size: int = DEFAULT_SIZE, overlap: int = D
     inside each of ``acl_runs``, so no window crosses a change of ACL and every window has the
     one ACL of its run (a run shorter than ``size`` is one shorter window).
 
-    ``{c.acl_parts for c in acl_window_chunks(load_source("deployment-guide"))}`` -> {None}
+    ``{c.acl_parts for c in acl_window_chunks(doc, 60, 20)}`` -> {None}
     """
     elements = parse_elements(source.text) if elements is None else elements
     spans, acls = [], []
@@ -239,7 +246,7 @@ def duplication(chunks: Sequence[ChunkRecord], source_length: int) -> float:
     """Actual duplication ratio of one source's chunks, ``intervals.duplication_ratio`` of their
     spans: (Σ lengths − union) / source_length. Lesson 4.
 
-    ``duplication(window_chunks(load_source("deploy-faq")), 1597)`` -> 0.0626...
+    ``round(duplication(window_chunks(doc, 60, 20), len(doc.text)), 4)`` -> 0.3947
     """
     return duplication_ratio([(c.start, c.end) for c in chunks], source_length)
 
@@ -249,7 +256,7 @@ def fixture_duplication(sources: Sequence[Source], chunker, size: int = DEFAULT_
     """Duplication ratio over several sources read as one text laid end to end: each source's
     spans are shifted by the lengths before it, so no chunk overlaps across sources.
 
-    ``fixture_duplication(load_sources(), window_chunks)`` -> 0.1003...
+    ``round(fixture_duplication([doc, doc], window_chunks, 60, 20), 4)`` -> 0.3947
     """
     spans, offset = [], 0
     for source in sources:

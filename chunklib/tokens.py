@@ -82,8 +82,9 @@ def token_spans(text: str, encoding: str = "cl100k_base") -> list[tuple[int, int
 
     Byte offsets are mapped to the characters that hold them: a token starts at the character
     holding its first byte and ends after the character holding its last byte. Tokens that
-    split a character therefore share it: ``token_spans("👍")`` -> [(0, 1), (0, 1), (0, 1)].
-    Starts and ends never decrease; consecutive spans touch or share one character.
+    split a character therefore share it; starts and ends never decrease; consecutive spans
+    touch or share one character. ``token_spans("👍")`` -> [(0, 1), (0, 1), (0, 1)]
+
     ``token_spans("hello world")`` -> [(0, 5), (5, 11)]
     """
     ids = token_ids(text, encoding)

@@ -15,8 +15,9 @@ Word-like units follow Python's ``re`` rules, not the reader's eye:
   ``"。"``, if present, is a second).
 - ``"don't"`` is three units (``don``, ``'``, ``t``), ``"3.14"`` is three, ``"snake_case"`` one.
 
-Leaves out: grapheme clusters, Unicode normalisation and language-aware word segmentation; the
-spans are what the regular expression finds, nothing more.
+Leaves out: grapheme clusters, Unicode normalisation and language-aware word segmentation (the
+spans are what the regular expression finds, nothing more), and lesson 1's passage
+(``chunklib.course.passages.sample_passage``).
 
     >>> unit_spans("Chunks keep offsets.")
     [(0, 6), (7, 11), (12, 19), (19, 20)]
@@ -27,14 +28,13 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
-from importlib import resources
 from itertools import accumulate
 
 from chunklib.validate import require_int, require_spans, require_text
 from chunklib.windows import window_spans
 
 __all__ = ["UNIT_PATTERN", "unit_spans", "char_spans", "fixed_windows", "window_text",
-           "cut_sentence_spans", "cut_sentences", "sample_passage"]
+           "cut_sentence_spans", "cut_sentences"]
 
 #: A word-like unit: a run of word characters, or one character that is neither word nor space.
 UNIT_PATTERN = re.compile(r"\w+|[^\w\s]")
@@ -124,13 +124,3 @@ def cut_sentences(sentence_spans: Sequence[tuple[int, int]],
     ``cut_sentences([(0, 10), (11, 20)], [(0, 15), (15, 20)])`` -> 1
     """
     return len(cut_sentence_spans(sentence_spans, windows))
-
-
-def sample_passage() -> str:
-    """The course's sample passage: an operations runbook excerpt written for lesson 1.
-
-    Line endings are normalised to ``"\\n"`` so counts do not change on a Windows checkout.
-    ``len(sample_passage())`` -> 5757
-    """
-    raw = resources.files("chunklib").joinpath("data", "runbook.txt").read_text(encoding="utf-8")
-    return raw.replace("\r\n", "\n")

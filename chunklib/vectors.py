@@ -14,10 +14,12 @@ the texts the index asked for, whether the vector came from a store or from the 
 lesson 5's counts do not depend on what was cached; ``computed`` counts the texts that really
 went through the model. Lookups go to memory, then to the shipped store (``SHIPPED_STORE``:
 every retrieval text of the fixture's chunks under the strategies lesson 6 uses, and its
-questions; ``tools/build_vectors.py`` writes it), then to an optional ``VectorCache``.
+questions; ``tools/build_vectors.py`` writes it from ``chunklib.course.vector_store``), then to
+an optional ``VectorCache``.
 
-Leaves out: approximate nearest-neighbour search (the course's corpora are small enough to
-score every authorized vector), other models, and evicting old vectors.
+Leaves out: which texts the shipped store holds (course content,
+``chunklib.course.vector_store``), approximate nearest-neighbour search (the course's corpora
+are small enough to score every authorized vector), other models, and evicting old vectors.
 
     >>> VectorCache().get(MODEL_NAME, ["0" * 64]) == {}
     True
@@ -66,7 +68,8 @@ def decode_vector(value: bytes | str) -> np.ndarray:
 
 class VectorCache:
     """The ``vectors`` table of a SQLite file (``:memory:`` by default), read and written in
-    batches. ``VectorCache("vectors.sqlite").get(MODEL_NAME, [sha])`` -> {sha: array}
+    batches; ``get`` returns the vectors it holds by key.
+    ``VectorCache().get(MODEL_NAME, [sha256_hex("cat")])`` -> {}
     """
 
     def __init__(self, path: str = ":memory:"):
@@ -216,30 +219,6 @@ class MiniLMEmbedder:
                 self.cache.put(self.model, new)
             if bar:
                 bar(i + len(keys))
-
-
-def store_texts() -> dict[str, str]:
-    """retrieval hash -> text of everything the shipped store holds: the fixture's chunks
-    under ``sweep.store_strategies()`` (lesson 6), the questions, and lesson 5's index builds
-    (structure chunks at the default size of the fixture and of the lesson's two renames).
-
-    ``len(store_texts()) > 1000`` -> True
-    """
-    from chunklib.course.fixture import load_source, load_sources
-    from chunklib.course.lifecycle import MATRIX, RENAMED
-    from chunklib.experiment import chunk_dicts
-    from chunklib.lifecycle import rename_heading
-    from chunklib.questions import load_questions
-    from chunklib.structure import structure_chunks
-    from chunklib.sweep import store_strategies
-
-    texts = {c["retrieval_text"] for s in store_strategies() for c in chunk_dicts(s)}
-    texts |= {q.question for q in load_questions()}
-    guide = load_source("deployment-guide")
-    for source in [*load_sources(), rename_heading(guide, MATRIX, RENAMED),
-                   rename_heading(guide, MATRIX[:1], "Harbor " + MATRIX[0])]:
-        texts |= {c.retrieval_text for c in structure_chunks(source)}
-    return {sha256_hex(t): t for t in sorted(texts)}
 
 
 @cache

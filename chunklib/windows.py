@@ -8,7 +8,7 @@ half-open ``(start, end)`` and counting is O(1) by the formula
 ``K = 1 + ceil(max(0, n - size) / stride)``; listing is O(K).
 
 Leaves out: where the units come from (see ``chunklib.units``) and boundary-aware splitting
-(see ``chunklib.boundaries``). Nothing here looks at text content.
+(see ``chunklib.splitter``). Nothing here looks at text content.
 
     >>> window_spans(1000, 200, 50)[-1]
     (900, 1000)
@@ -97,7 +97,8 @@ def duplication_factor(n: int, size: int, overlap: int) -> float:
 def chunk_with_overlap(units: Sequence, size: int, overlap: int) -> list[list]:
     """The chunks themselves, each a list of units.
 
-    ``chunk_with_overlap(list("abcdefg"), 3, 1)`` -> [['a','b','c'], ['c','d','e'], ['e','f','g']]
+    ``chunk_with_overlap(list("abcdefg"), 3, 1)``
+    -> [['a', 'b', 'c'], ['c', 'd', 'e'], ['e', 'f', 'g']]
     """
     if isinstance(units, (str, bytes)) or not isinstance(units, Sequence):
         raise TypeError(f"units must be a list or tuple of units, got {type(units).__name__}")

@@ -1,4 +1,5 @@
-"""Tests for chunklib.boundaries: the lesson-2 exercises, split_text and the strategy comparison.
+"""Tests for chunklib.splitter and chunklib.boundaries: the lesson-2 exercises, split_text and
+the strategy comparison (chunklib.course.comparison).
 
 The exercises are checked against a slow string-based oracle written from the appendix, and
 every splitter against its invariants: tiling (or covering, with overlap), the size bound,
@@ -11,16 +12,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chunklib.boundaries import (
-    DEFAULT_SEPARATORS,
-    boundary_quality,
-    compare_strategies,
-    merge_spans,
-    recursive_split,
-    span_stats,
-    split_text,
-)
+from chunklib.boundaries import boundary_quality, merge_spans, span_stats
+from chunklib.course.comparison import compare_strategies
 from chunklib.sentences import split_sentences
+from chunklib.splitter import DEFAULT_SEPARATORS, recursive_split, split_text
 
 ALPHABET = "ab .\n\r\t!日本👩\u200d💻e\u0301"
 texts = st.text(alphabet=ALPHABET, max_size=120)

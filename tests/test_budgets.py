@@ -16,9 +16,10 @@ from chunklib.budgets import (
     unit_table,
     units_within,
 )
+from chunklib.course.passages import sample_passage
 from chunklib.sentences import split_sentences
 from chunklib.tokens import count_tokens, token_spans, truncated_at, wordpiece_count
-from chunklib.units import cut_sentences, fixed_windows, sample_passage, unit_spans
+from chunklib.units import cut_sentences, fixed_windows, unit_spans
 from chunklib.windows import unit_windows
 
 

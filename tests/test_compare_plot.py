@@ -4,8 +4,7 @@ the table as always, no plot, and matplotlib never imported. (The comparison's c
 tested in tests/test_widgets_boundaries.py.)"""
 
 
-from chunklib.boundaries import compare_strategies
-from chunklib.course.comparison import compare_sizes
+from chunklib.course.comparison import compare_sizes, compare_strategies
 from chunklib.course.passages import load_passage
 from chunklib.widgets.compare_plot import compare
 

@@ -7,7 +7,6 @@ neither is needed here.
 
 from __future__ import annotations
 
-import doctest
 import importlib.util
 import json
 import math
@@ -156,10 +155,3 @@ def test_batches_group_shortest_first_within_the_budget():
     assert embedding._batches([5, 2, 4, 3], tokens=8) == [[1, 3], [2], [0]]
     assert embedding._batches([300], tokens=8) == [[0]]
     assert embedding._batches([], tokens=8) == []
-
-
-def test_docstring_examples():
-    assert doctest.testmod(embedding).failed == 0
-    cosines = embed(["a cat", "a kitten"]) @ embed(["a dog"])[0]
-    assert [round(float(c), 2) for c in cosines] == [0.52, 0.40]
-    assert [round(float(e), 4) for e in embedding.erf(np.array([0.0, 1.0]))] == [0.0, 0.8427]

@@ -2,15 +2,12 @@
 question file in Chroma's format; every bad input refused, naming file and row, writing nothing."""
 
 import csv
-import doctest
 import json
 import shutil
 from pathlib import Path
 
 import pytest
 
-from chunklib import corpus as corpus_module
-from chunklib import evaluate as evaluate_module
 from chunklib.corpus import CorpusError, load_corpus, load_questions
 from chunklib.evaluate import evaluate_folder, main, strategies
 
@@ -160,9 +157,3 @@ def test_options_are_checked():
         evaluate_folder(CORPUS, QUESTIONS, k=0, out=None)
     assert strategies(["windows", "structure"], [400], [0, 100, 400]) == \
         [("windows", 400, 0), ("windows", 400, 100), ("structure", 400, 100)]
-
-
-def test_doctests(monkeypatch):
-    monkeypatch.chdir(Path(__file__).parent.parent)
-    assert doctest.testmod(corpus_module).failed == 0
-    assert doctest.testmod(evaluate_module).failed == 0

@@ -5,15 +5,16 @@ import dataclasses
 
 import pytest
 
-from chunklib import experiment as ex
+from chunklib import experiment as core
 from chunklib.access import access_parts, term_overlap
 from chunklib.context import merge_hits, pack_context
+from chunklib.course import experiment as ex
 from chunklib.course.fixture import load_source, load_sources
+from chunklib.course.questions import get_question, load_questions
 from chunklib.evaluation import evidence_complete
-from chunklib.questions import get_question, load_questions
 from chunklib.structure import structure_chunks, window_chunks
 
-S = ex.Strategy
+S = core.Strategy
 
 # label: (complete, near-duplicate hits, hits, retrieved chars, repeated chars,
 #         mean recall, mean precision, mean IoU, index duplication), top 5, 39 questions
@@ -64,13 +65,13 @@ def test_results_table_is_the_pinned_numbers():
 
 def test_the_overlap_sweep_and_the_stopping_rule():
     sweep = ex.overlap_sweep(400)
-    assert [s.strategy.overlap for s in sweep] == ex.sweep_overlaps(400) == [0, 50, 100, 150, 200]
+    assert [s.strategy.overlap for s in sweep] == core.sweep_overlaps(400) == [0, 50, 100, 150, 200]
     assert [s.complete for s in sweep] == [20, 22, 28, 26, 32]
-    assert ex.stopping_point(sweep).strategy == S("windows", 400, 100)
+    assert core.stopping_point(sweep).strategy == S("windows", 400, 100)
     table = ex.sweep_table(400).splitlines()
     assert table[4] == "| 100 | 28/39 | +6 | 0.316 | 40/192 | ← stopping rule |"
     assert table[5] == "| 150 | 26/39 | -2 | 0.573 | 56/192 |  |"
-    assert ex.sweep_overlaps(1000) == list(range(0, 501, 50))
+    assert core.sweep_overlaps(1000) == list(range(0, 501, 50))
 
 
 def fake(overlap, complete, duplication):
@@ -89,14 +90,14 @@ def fake(overlap, complete, duplication):
 ])
 def test_stopping_rule_cases(points, min_gain, stop):
     sweep = [fake(*p) for p in points]
-    assert ex.stopping_point(sweep, min_gain).strategy.overlap == stop
+    assert core.stopping_point(sweep, min_gain).strategy.overlap == stop
 
 
 def test_stopping_rule_arguments():
     with pytest.raises(ValueError, match="sweep"):
-        ex.stopping_point([])
+        core.stopping_point([])
     with pytest.raises(ValueError, match="min_gain"):
-        ex.stopping_point(ex.overlap_sweep(400), 0)
+        core.stopping_point(ex.overlap_sweep(400), 0)
 
 
 def test_diagnosis_adds_up_and_overlap_fixes_only_cuts():
@@ -117,20 +118,13 @@ def test_diagnosis_adds_up_and_overlap_fixes_only_cuts():
         ex.diagnose(S("parent-child", 200))
 
 
-def test_score_terms_is_term_overlap():
-    chunks = ex.chunk_dicts(S("structure", 400))
-    for q in load_questions()[::5]:
-        for c in chunks[::7]:
-            assert ex.score_terms(q.question, c) == term_overlap(q.question, c)
-
-
 def test_retrieval_filters_before_scoring_and_respects_tenants():
     chunks = ex.chunk_dicts(S("windows", 400, 100))
     seen = []
 
     def recording(query, chunk):
         seen.append(chunk)
-        return ex.score_terms(query, chunk)
+        return term_overlap(query, chunk)
 
     from chunklib.access import search
     q = get_question("q34")  # oncall reads the runbook
@@ -150,9 +144,9 @@ def test_an_employee_never_gets_sre_text():
     q = dataclasses.replace(get_question("q10"), groups=("employees",))
     for strategy in (S("windows", 400, 100), S("structure", 400), S("parent-child", 200)):
         chunks = ex.chunk_dicts(strategy)
-        hits = ex.retrieve(chunks, q, 5)
+        hits = core.retrieve(chunks, q, 5)
         if strategy.kind == "parent-child":
-            hits = ex.expand_to_parents(hits, q)
+            hits = core.expand_to_parents(hits, q, ex.fixture_parents())
         assert all("sre" not in part for h in hits for part in access_parts(h))
 
 
@@ -191,8 +185,8 @@ def test_sections_reproduce_their_heading_and_acl():
 
 def test_parent_expansion_once_per_parent_and_acl_rechecked():
     q = get_question("q19")
-    hits = ex.retrieve(ex.chunk_dicts(S("parent-child", 200)), q, 5)
-    parents = ex.expand_to_parents(hits, q)
+    hits = core.retrieve(ex.chunk_dicts(S("parent-child", 200)), q, 5)
+    parents = core.expand_to_parents(hits, q, ex.fixture_parents())
     keys = [(p["source_id"], p["start"]) for p in parents]
     assert len(keys) == len(set(keys)) and sum(len(p["parts"]) for p in parents) == len(hits)
     assert evidence_complete([(p["start"], p["end"]) for p in parents], q.evidence_spans[0])
@@ -200,15 +194,15 @@ def test_parent_expansion_once_per_parent_and_acl_rechecked():
     key = (hits[0]["source_id"], tuple(hits[0]["heading_path"]))
     strict = {(h["source_id"], tuple(h["heading_path"])): (0, 10**6, (("sre",),)) for h in hits}
     strict[key] = (0, 10**6, (("vp-only",),))
-    out = ex.expand_to_parents(hits, q, strict)
+    out = core.expand_to_parents(hits, q, strict)
     assert (out[0]["start"], out[0]["end"]) == (hits[0]["start"], hits[0]["end"])
     assert out[0]["parts"] == [hits[0]]
     for parts in ((None,), (("sre",), None), (("sre",), ("vp-only",))):  # every part counts
         refused = {k: (0, 10, parts) for k in strict}
-        assert [(h["start"], h["end"]) for h in ex.expand_to_parents(hits, q, refused)] == [
+        assert [(h["start"], h["end"]) for h in core.expand_to_parents(hits, q, refused)] == [
             (h["start"], h["end"]) for h in hits]
     both = {k: (0, 10**6, (("employees",), ("sre",))) for k in strict}  # q19: sre, employees
-    out = ex.expand_to_parents(hits, q, both)
+    out = core.expand_to_parents(hits, q, both)
     assert out[0]["acl"] is None and out[0]["acl_parts"] == (("employees",), ("sre",))
     assert (out[0]["start"], out[0]["end"]) == (0, 10**6)
 
@@ -216,21 +210,22 @@ def test_parent_expansion_once_per_parent_and_acl_rechecked():
 def test_near_duplicates_need_shared_characters_in_one_source_revision():
     def h(source, revision, start, end):
         return {"source_id": source, "revision": revision, "start": start, "end": end}
-    assert ex.near_duplicates([h("a", 1, 0, 10), h("a", 1, 5, 15), h("a", 1, 14, 20)]) == 2
-    assert ex.near_duplicates([h("a", 1, 0, 10), h("a", 1, 10, 20)]) == 0   # touching only
-    assert ex.near_duplicates([h("a", 1, 0, 10), h("b", 1, 0, 10), h("a", 2, 0, 10)]) == 0
-    assert ex.near_duplicates([]) == 0
+    assert core.near_duplicates([h("a", 1, 0, 10), h("a", 1, 5, 15), h("a", 1, 14, 20)]) == 2
+    assert core.near_duplicates([h("a", 1, 0, 10), h("a", 1, 10, 20)]) == 0   # touching only
+    assert core.near_duplicates([h("a", 1, 0, 10), h("b", 1, 0, 10), h("a", 2, 0, 10)]) == 0
+    assert core.near_duplicates([]) == 0
 
 
-def test_measure_counts_other_sources_in_precision_only():
+def test_question_outcome_counts_other_sources_in_precision_only():
     q = get_question("q39")  # 60 characters of evidence in the Fernhill notes
     (start, end), = q.evidence_spans
     own = {"source_id": q.source_id, "revision": q.revision, "start": start, "end": end}
     other = {"source_id": "deployment-guide", "revision": "2025.06.12-1", "start": start,
              "end": end}
-    o = ex.measure(q, [own, other])
+    o = ex.question_outcome(q, [own, other])
     assert (o.complete, o.recall, o.precision, o.near_duplicates) == (True, 1.0, 0.5, 0)
-    assert ex.measure(q, [other]).recall == 0.0 and not ex.measure(q, []).complete
+    assert ex.question_outcome(q, [other]).recall == 0.0
+    assert not ex.question_outcome(q, []).complete
 
 
 def test_q17_merging_restores_what_no_window_held():
@@ -270,7 +265,7 @@ def test_strategy_validation():
     assert S("acl-windows", 400, 100).label == "acl-windows 400/100"
     with pytest.raises(ValueError, match="windows only"):
         S("parent-child", 400, 50)
-    assert ex.structure_overlap(400) == 100 and ex.structure_overlap(1000) == 250
+    assert core.structure_overlap(400) == 100 and core.structure_overlap(1000) == 250
 
 
 def test_a_section_acl_covers_everything_inside_its_span(monkeypatch):

@@ -8,8 +8,8 @@ import io
 import pytest
 from PIL import Image
 
-from chunklib import experiment as ex
-from chunklib.questions import get_question
+from chunklib.course import experiment as ex
+from chunklib.course.questions import get_question
 from chunklib.widgets.common import not_drawn
 from chunklib.widgets.evaluation import EvaluationExplorer, curve_data, evaluation_explorer
 from chunklib.widgets.evaluation_plot import topk_range

@@ -15,6 +15,7 @@ import pytest
 import chunklib
 from chunklib.budgets import minilm_reads, prefix_end, spans_of, units_within
 from chunklib.course import units as course
+from chunklib.course.passages import sample_passage
 from chunklib.course.quiz import questions
 from chunklib.sentences import split_sentences
 from chunklib.tokens import (
@@ -25,7 +26,7 @@ from chunklib.tokens import (
     truncated_at,
     wordpiece_spans,
 )
-from chunklib.units import cut_sentences, fixed_windows, sample_passage, unit_spans
+from chunklib.units import cut_sentences, fixed_windows, unit_spans
 from chunklib.windows import unit_windows
 from tests.nbgrading import lesson_notebook
 

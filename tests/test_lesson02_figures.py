@@ -9,20 +9,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chunklib.boundaries import (
-    DEFAULT_SEPARATORS,
-    boundary_quality,
-    compare_strategies,
-    merge_spans,
-    recursive_split,
-    span_stats,
-    split_text,
-)
+from chunklib.boundaries import boundary_quality, merge_spans, span_stats
 from chunklib.course import boundaries as lesson
 from chunklib.course import quiz, selfcheck
+from chunklib.course.comparison import compare_strategies
 from chunklib.course.passages import load_passage
 from chunklib.course.quiz import questions
 from chunklib.sentences import inside_sentence, paragraph_spans, split_sentences
+from chunklib.splitter import DEFAULT_SEPARATORS, recursive_split, split_text
 from chunklib.tokens import wordpiece_count
 from chunklib.units import cut_sentences
 from chunklib.windows import text_windows

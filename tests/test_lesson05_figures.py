@@ -7,7 +7,7 @@ from chunklib.course import lifecycle as cl
 from chunklib.course.fixture import load_source, load_sources
 from chunklib.course.quiz import questions
 from chunklib.index import ChunkIndex
-from chunklib.lifecycle import FakeEmbedder, rename_heading, update
+from chunklib.lifecycle import FakeEmbedder, insert_paragraph, rename_heading, update
 from chunklib.structure import DEFAULT_OVERLAP, DEFAULT_SIZE, structure_chunks
 from chunklib.widgets.lifecycle import LifecycleExplorer
 from tests.nbgrading import lesson_notebook
@@ -177,13 +177,27 @@ def test_quiz_answers_vary():
         assert all(why for _text, why in q.options.values())
 
 
+def inserted_paragraph_ids(paragraph: str) -> list[tuple]:
+    """For every section of the Deployment Guide: (heading path, old chunks of that section
+    whose id changes, old chunks of *other* sections whose id changes) when ``paragraph`` is
+    inserted below its heading."""
+    old = structure_chunks(GUIDE)
+    rows = []
+    for path in dict.fromkeys(c.heading_path for c in old):
+        new = {c.chunk_id for c in structure_chunks(insert_paragraph(GUIDE, path, paragraph))}
+        changed = [c for c in old if c.chunk_id not in new]
+        rows.append((path, sum(c.heading_path == path for c in changed),
+                     sum(c.heading_path != path for c in changed)))
+    return rows
+
+
 def test_an_inserted_paragraph_moves_ids_only_in_its_own_section():
     from chunklib.course.edits import NOTE
 
     sentence = ("a paragraph inserted in one section, or a new source, changes no chunk id in any "
                 "other section. Inside the same section it can")
     assert sentence in " ".join(PROSE.split())
-    rows = cl.inserted_paragraph_ids(NOTE)
+    rows = inserted_paragraph_ids(NOTE)
     assert len(rows) == len({c.heading_path for c in structure_chunks(GUIDE)})
     assert all(outside == 0 for _path, _inside, outside in rows)  # the rule, on every section
     # and why the sentence says "other": greedy merging moves a later boundary of the section

@@ -6,14 +6,14 @@ import re
 import nbformat
 import pytest
 
-from chunklib import experiment as ex
 from chunklib.context import merge_hits, pack_context
 from chunklib.course import evaluation as ce
+from chunklib.course import experiment as ex
 from chunklib.course.fixture import load_source, load_sources
+from chunklib.course.questions import get_question, load_questions
 from chunklib.course.quiz import questions
 from chunklib.elements import parse_elements
 from chunklib.evaluation import evidence_complete, span_iou, span_precision, span_recall
-from chunklib.questions import get_question, load_questions
 from tests.nbgrading import lesson_notebook
 
 #: The quiz as the notebook states it (rendered by tools/sync_quiz.py).

@@ -8,15 +8,10 @@ import pytest
 
 from chunklib.access import authorized
 from chunklib.course.fixture import load_source
+from chunklib.course.questions import QUESTIONS_FILE, get_question, load_questions, parse_questions
 from chunklib.elements import parse_elements
 from chunklib.evaluation import evidence_complete
-from chunklib.questions import (
-    QUESTIONS_FILE,
-    Question,
-    get_question,
-    load_questions,
-    parse_questions,
-)
+from chunklib.experiment import EvidenceQuestion
 from chunklib.windows import text_windows
 
 RAW = json.loads(QUESTIONS_FILE.read_text(encoding="utf-8"))
@@ -26,7 +21,7 @@ QUESTIONS = load_questions()
 def test_there_are_at_least_thirty_questions_with_unique_ids():
     assert len(RAW["questions"]) == len(QUESTIONS) == 39
     assert [q.id for q in QUESTIONS] == [f"q{i:02d}" for i in range(1, 40)]
-    assert all(isinstance(q, Question) for q in QUESTIONS)
+    assert all(isinstance(q, EvidenceQuestion) for q in QUESTIONS)
 
 
 @pytest.mark.parametrize("item", RAW["questions"], ids=lambda item: item["id"])

@@ -1,6 +1,5 @@
 """chunklib.retrieval: filter before score for every retriever, RRF, bm25, dense cosine."""
 
-import doctest
 
 import numpy as np
 import pytest
@@ -162,7 +161,3 @@ def test_dense_is_the_cosine_of_unit_vectors():
 def test_bad_arguments_are_named(call, error, match):
     with pytest.raises(error, match=match):
         call()
-
-
-def test_doctests():
-    assert doctest.testmod(retrieval).failed == 0

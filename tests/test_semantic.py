@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import chunklib.semantic as semantic
-from chunklib.boundaries import span_stats, split_text
+from chunklib.boundaries import span_stats
 from chunklib.embedding import embed
 from chunklib.semantic import (
     compare_with_recursive,
@@ -26,6 +26,7 @@ from chunklib.semantic import (
     semantic_split,
 )
 from chunklib.sentences import paragraph_spans, split_sentences
+from chunklib.splitter import split_text
 from chunklib.units import cut_sentence_spans
 
 

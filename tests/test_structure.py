@@ -258,7 +258,7 @@ def test_bad_window_is_refused(size, overlap):
         window_chunks(GUIDE, size, overlap)
 
 
-def test_docstring_examples():
+def test_section_pieces_and_duplication_on_the_fixture():
     text = "# A\n\nxy\n\nz"
     assert [(p.start, p.end) for p in section_pieces(parse_elements(text), 5, 1)] == [(5, 10)]
     assert [(p.start, p.end) for p in section_pieces(parse_elements(text), 4, 1)] == [

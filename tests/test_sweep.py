@@ -1,15 +1,15 @@
 """Shifted window grids, the overlap sweep averaged over them, and the strategies × retrievers
-table (chunklib.windows.shifted_window_spans, chunklib.sweep, experiment's ``retriever``)."""
-
-import doctest
+table (chunklib.windows.shifted_window_spans, chunklib.course.sweep, experiment's ``retriever``)."""
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chunklib import sweep
+from chunklib.course import sweep
+from chunklib.course.experiment import LESSON_STRATEGIES, chunk_dicts, overlap_sweep, summarize
 from chunklib.course.fixture import load_source
-from chunklib.experiment import LESSON_STRATEGIES, Strategy, chunk_dicts, overlap_sweep, summarize
+from chunklib.course.vector_store import store_strategies
+from chunklib.experiment import Strategy
 from chunklib.structure import window_chunks
 from chunklib.windows import shifted_window_spans, window_spans
 
@@ -87,7 +87,7 @@ def test_every_retriever_runs_the_experiment_on_the_shipped_vectors():
 
 
 def test_store_strategies_cover_the_lesson_and_the_averaged_sweep():
-    covered = set(sweep.store_strategies())
+    covered = set(store_strategies())
     assert set(LESSON_STRATEGIES) <= covered
     assert {Strategy("windows", 400, o, f) for o in range(0, 201, 50)
             for f in sweep.window_offsets(400, o)} <= covered
@@ -98,7 +98,3 @@ def test_holds_across():
     s400, w400 = Strategy("structure", 400), Strategy("windows", 400)
     assert sweep.holds_across(s400, w400, ["terms", "lexical"])
     assert not sweep.holds_across(w400, s400, ["terms", "lexical"])
-
-
-def test_doctests():
-    assert doctest.testmod(sweep).failed == 0

@@ -20,6 +20,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from chunklib.course.passages import sample_passage
 from chunklib.tokens import (
     MINILM_MAX_SEQ_LENGTH,
     MINILM_TOKENIZER_FILE,
@@ -31,7 +32,6 @@ from chunklib.tokens import (
     wordpiece_count,
     wordpiece_spans,
 )
-from chunklib.units import sample_passage
 
 ALPHABET = list("ab é_0,.'!?\n\t\r ") + ["\u0301", "\u200d", "👩", "💻", "👍", "日", "本",
                                         "\u00a0", "ß", "İ", "ﬁ", "\x85", "<|endoftext|>"]

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import chunklib.truncation as truncation_module
+from chunklib.course.passages import sample_passage
 from chunklib.embedding import embed
 from chunklib.tokens import (
     MINILM_MAX_SEQ_LENGTH,
@@ -19,7 +20,6 @@ from chunklib.tokens import (
     wordpiece_spans,
 )
 from chunklib.truncation import MINILM_TRAINED_LENGTH, truncation
-from chunklib.units import sample_passage
 
 PASSAGE = sample_passage()
 

@@ -8,12 +8,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from chunklib.course.passages import sample_passage
 from chunklib.units import (
     char_spans,
     cut_sentence_spans,
     cut_sentences,
     fixed_windows,
-    sample_passage,
     unit_spans,
     window_text,
 )

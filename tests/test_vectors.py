@@ -1,7 +1,6 @@
 """chunklib.vectors: the shipped store is current and right, the cache and the counting
 embedder, and lesson 5's index builds with the real model without encoding anything."""
 
-import doctest
 import io
 
 import numpy as np
@@ -9,18 +8,12 @@ import pytest
 
 from chunklib import vectors
 from chunklib.course.fixture import load_sources
+from chunklib.course.vector_store import store_texts
 from chunklib.embedding import MODEL_NAME, embed
 from chunklib.identity import sha256_hex
 from chunklib.index import ChunkIndex
 from chunklib.lifecycle import FakeEmbedder, update
-from chunklib.vectors import (
-    MiniLMEmbedder,
-    Progress,
-    VectorCache,
-    decode_vector,
-    shipped_store,
-    store_texts,
-)
+from chunklib.vectors import MiniLMEmbedder, Progress, VectorCache, decode_vector, shipped_store
 
 
 def test_store_covers_every_text_lesson_6_and_lesson_5_need():
@@ -118,7 +111,3 @@ def test_progress_bar_estimates_from_sizes():
     bar(2)
     text = stream.getvalue()
     assert "[##      ] 1/2 texts" in text and "[########] 2/2 texts, about 0 s left" in text
-
-
-def test_doctests():
-    assert doctest.testmod(vectors).failed == 0

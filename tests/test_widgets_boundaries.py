@@ -5,9 +5,11 @@ stepper, labels, the autograde note) is checked in tests/test_explorers.py."""
 import matplotlib.pyplot as plt
 import pytest
 
-from chunklib.boundaries import compare_strategies, recursive_split, span_stats, split_text
+from chunklib.boundaries import span_stats
+from chunklib.course.comparison import compare_strategies
 from chunklib.course.passages import load_passage
 from chunklib.sentences import paragraph_spans, split_sentences
+from chunklib.splitter import recursive_split, split_text
 from chunklib.widgets.boundaries import BoundariesExplorer, boundaries_explorer
 from chunklib.widgets.boundaries_plot import fold_rows
 from chunklib.widgets.plotting import MAX_ROWS

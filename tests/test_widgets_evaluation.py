@@ -89,7 +89,7 @@ def test_curve_has_labels_integer_ticks_and_markers(explorer):
 
 
 def test_draw_curve_is_reusable(explorer):
-    from chunklib import experiment as ex
+    from chunklib.course import experiment as ex
     ax = explorer.curve_figure.axes[0]
     sweep = ex.overlap_sweep(300)
     draw_curve(ax, sweep, 0, ex.stopping_point(sweep), ex.summarize(ex.Strategy("structure", 300)))

@@ -8,8 +8,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chunklib.budgets import spans_of
+from chunklib.course.passages import sample_passage
 from chunklib.sentences import split_sentences
-from chunklib.units import cut_sentences, sample_passage
+from chunklib.units import cut_sentences
 from chunklib.widgets.units import UnitsExplorer, cut_boundaries, units_explorer
 from chunklib.widgets.units_html import chunk_view_html, text_view_html
 from chunklib.windows import unit_windows

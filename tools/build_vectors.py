@@ -1,7 +1,7 @@
-"""Regenerate chunklib/data/minilm-vectors.npz: the all-MiniLM-L6-v2 vectors of every retrieval
-text of the fixture's chunks under ``chunklib.sweep.store_strategies()`` (lesson 6) and of every
-question, and of lesson 5's index builds (``chunklib.vectors.store_texts``). Vectors already in
-the store are kept; only missing texts are encoded, and texts no longer wanted are dropped.
+"""Regenerate chunklib/data/minilm-vectors.npz: the all-MiniLM-L6-v2 vectors of every text
+``chunklib.course.vector_store.store_texts()`` lists (the fixture's chunks under the lesson-6
+strategies, every question, lesson 5's index builds). Vectors already in the store are kept;
+only missing texts are encoded, and texts no longer wanted are dropped.
 
     .venv/bin/python tools/build_vectors.py          # writes the store (a few minutes, 1 core)
     .venv/bin/python tools/build_vectors.py --check  # exit 1 if the store misses a text
@@ -15,8 +15,9 @@ from __future__ import annotations
 import argparse
 import sys
 
+from chunklib.course.vector_store import store_texts
 from chunklib.embedding import embed
-from chunklib.vectors import SHIPPED_STORE, Progress, save_store, shipped_store, store_texts
+from chunklib.vectors import SHIPPED_STORE, Progress, save_store, shipped_store
 
 
 def main(argv: list[str] | None = None) -> int:

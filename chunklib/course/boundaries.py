@@ -1,8 +1,8 @@
 """Lesson 2 (Boundaries): the hand-worked text, its self-checks and the multiple-choice questions.
 
-Expected values are computed with ``chunklib.boundaries`` and ``chunklib.sentences`` when a
-check runs; ``position_grid`` prints the hand-worked text with every character's offset, so
-the Part 1 counts can be done with pencil and paper.
+Expected values are computed with ``chunklib.splitter``, ``chunklib.boundaries`` and
+``chunklib.sentences`` when a check runs; ``position_grid`` prints the hand-worked text with
+every character's offset, so the Part 1 counts can be done with pencil and paper.
 
 ``figures()`` computes every number the lesson's Markdown states; ``tools/sync_prose.py``
 renders the templates in ``notebooks/02-boundaries/prose/`` with it.
@@ -14,19 +14,14 @@ hold it.
     4
 """
 
-from chunklib.boundaries import (
-    DEFAULT_SEPARATORS,
-    boundary_quality,
-    compare_strategies,
-    recursive_split,
-    span_stats,
-    split_text,
-)
+from chunklib.boundaries import boundary_quality, span_stats
 from chunklib.course import POINTS
+from chunklib.course.comparison import compare_strategies
 from chunklib.course.passages import load_passage
 from chunklib.course.quiz import Question
 from chunklib.course.selfcheck import Check
 from chunklib.sentences import paragraph_spans, sentences_cut_at, split_sentences
+from chunklib.splitter import DEFAULT_SEPARATORS, recursive_split, split_text
 from chunklib.tokens import wordpiece_count
 from chunklib.units import cut_sentences
 from chunklib.windows import text_windows

@@ -1,9 +1,9 @@
 """Fixed windows against recursive splitting on one text (lesson 2): the numbers and the tables.
 
-``strategy_spans`` gives both strategies' chunks, ``Comparison`` holds one size's numbers (from
-``chunklib.boundaries.compare_strategies``) with its table and the plot's text alternative,
-and ``compare_sizes`` tabulates several sizes. A ``Table`` shows as HTML in a notebook and
-prints as aligned plain text.
+``strategy_spans`` gives both strategies' chunks, ``compare_strategies`` their numbers
+(``chunklib.boundaries.span_stats``), ``Comparison`` holds one size's numbers with its table and
+the plot's text alternative, and ``compare_sizes`` tabulates several sizes. A ``Table`` shows
+as HTML in a notebook and prints as aligned plain text.
 
 Leaves out: the plot itself (``chunklib.widgets.compare_plot`` draws it and fills
 ``Comparison.png``), overlap and token budgets (sizes are in characters here).
@@ -19,9 +19,11 @@ import html
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from chunklib.boundaries import compare_strategies, split_text
+from chunklib.boundaries import span_stats
 from chunklib.course.passages import load_passage
-from chunklib.validate import require_int
+from chunklib.sentences import split_sentences
+from chunklib.splitter import split_text
+from chunklib.validate import require_int, require_text
 from chunklib.windows import text_windows
 
 STRATEGIES = {"fixed": "fixed windows", "recursive": "recursive split + merge"}
@@ -33,6 +35,17 @@ def strategy_spans(text: str, size: int) -> dict[str, list[tuple[int, int]]]:
     ``strategy_spans("One. Two. Three.", 10)["fixed"]`` -> [(0, 10), (10, 16)]
     """
     return {"fixed": text_windows(text, size, 0), "recursive": split_text(text, size)}
+
+
+def compare_strategies(text: str, size: int) -> dict[str, dict]:
+    """Fixed character windows against ``split_text`` at the same ``size``, no overlap.
+
+    ``compare_strategies("One. Two. Three.", 10)["recursive"]["sentences_cut"]`` -> 0
+    """
+    text, size = require_text(text), require_int("size", size, minimum=1)
+    sentences = split_sentences(text)
+    return {name: span_stats(text, spans, sentences)
+            for name, spans in strategy_spans(text, size).items()}
 
 
 @dataclass(frozen=True)
@@ -65,7 +78,7 @@ class Table:
 def stat_row(label: str, s: dict) -> tuple[str, ...]:
     """One strategy's numbers as table cells.
 
-    ``stat_row("x", compare_strategies("One. Two.", 5)["fixed"])[2]`` -> '1 of 2'
+    ``stat_row("x", compare_strategies("One. Two.", 4)["fixed"])[2]`` -> '1 of 2'
     """
     return (label, str(s["chunks"]), f"{s['sentences_cut']} of {s['sentences']}",
             f"{s['boundary_quality']:.2f}", f"{s['min']} / {s['median']:g} / {s['max']}")

@@ -1,8 +1,8 @@
 """Lesson 6 (Retrieval evaluation): the hands-on self-checks and the multiple-choice questions.
 
 Expected values are computed with ``chunklib.evaluation``, ``chunklib.context`` and
-``chunklib.experiment`` when a check runs; the worked examples' data live here so the notebook,
-the checks and the tests share one copy.
+``chunklib.course.experiment`` when a check runs; the worked examples' data live here so the
+notebook, the checks and the tests share one copy.
 
 Leaves out: prose; the templates ``notebooks/06-evaluation/prose/*.md`` hold it, rendered with
 ``figures()`` by ``tools/sync_prose.py``.
@@ -76,7 +76,8 @@ def _and_list(items: list) -> str:
 
 
 def _ex3_stop() -> int:
-    from chunklib.experiment import overlap_sweep, stopping_point
+    from chunklib.course.experiment import overlap_sweep
+    from chunklib.experiment import stopping_point
 
     return stopping_point(overlap_sweep(EX3_SIZE)).strategy.overlap
 
@@ -86,16 +87,16 @@ _WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "se
 
 
 def figures() -> dict[str, object]:
-    """Every number lesson 6's prose states, computed with ``chunklib.experiment``: name ->
+    """Every number lesson 6's prose states, computed with ``chunklib.course.experiment``: name ->
     value (a later step renders the prose from it; ``tests/test_lesson06_figures.py`` finds
     each in the text). Counts are of the 39 questions, top 5.
 
-    ``figures()["sweep_400"]`` -> (20, 22, 28, 26, 32)
+    ``figures()["sweep_counts"]`` -> '20, 22, 28, 26, 32'
     """
-    from chunklib import experiment as ex
+    from chunklib.course import experiment as ex
     from chunklib.course.fixture import load_sources
     from chunklib.course.overlap import MYTH
-    from chunklib.questions import get_question, load_questions
+    from chunklib.course.questions import get_question, load_questions
 
     S = ex.Strategy
     size, mid = EX3_SIZE, STOP_EXAMPLE_OVERLAP

@@ -8,7 +8,7 @@ report can say when the open notebook holds edits the saved file does not.
 
 Leaves out: the grading itself, and any hidden test: a course without ``notebooks/`` (a
 learner copy) cannot self-grade, and the grader says so.
-Example: ``lesson_of(Path("release/03-overlap"))`` -> ``"03-overlap"``.
+Example: ``lesson_of(Path("release/03-overlap"))`` -> '03-overlap'
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ def course_root(start: Path) -> Path | None:
 
 
 def lesson_of(folder: Path) -> str | None:
-    """The lesson a notebook folder belongs to: ``release/03-overlap`` -> ``"03-overlap"``."""
+    """The lesson a notebook folder belongs to, its name (``release/03-overlap``: 03-overlap)."""
     folder = Path(folder)
     return folder.name if folder.parent.name == "release" else None
 

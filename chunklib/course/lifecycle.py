@@ -8,8 +8,7 @@ inserted, with ids made of source_id + ordinal and with the course's content-der
 
 ``figures()`` computes every number the lesson's Markdown states, replaying the notebook's
 index cells and the explorer's edits; ``tools/sync_prose.py`` renders the templates in
-``notebooks/05-lifecycle/prose/`` with it. ``inserted_paragraph_ids`` checks the lesson's rule
-that a paragraph inserted in one section changes no chunk id in any other section.
+``notebooks/05-lifecycle/prose/`` with it.
 
 Leaves out: prose; the notebook ``notebooks/05-lifecycle/lifecycle.ipynb`` and its templates
 hold it.
@@ -30,7 +29,7 @@ from chunklib.documents import Source
 from chunklib.elements import parse_elements
 from chunklib.identity import H
 from chunklib.index import ChunkIndex
-from chunklib.lifecycle import FakeEmbedder, insert_paragraph, plan_update, rename_heading, update
+from chunklib.lifecycle import FakeEmbedder, plan_update, rename_heading, update
 from chunklib.structure import DEFAULT_SIZE, structure_chunks
 
 MATRIX = ("Deployment Guide", "Environment Matrix")
@@ -79,22 +78,6 @@ QUIZ_TOP_K, QUIZ_REMOVED = 5, 4
 FAIL_CALL = 3
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 _WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
-
-
-def inserted_paragraph_ids(paragraph: str = "A note added by an editor.") -> list[tuple]:
-    """For every section of the Deployment Guide: (heading path, old chunks of that section
-    whose id changes, old chunks of *other* sections whose id changes) when ``paragraph`` is
-    inserted below its heading. ``inserted_paragraph_ids()[0][2]`` -> 0
-    """
-    guide = load_source("deployment-guide")
-    old = structure_chunks(guide)
-    rows = []
-    for path in dict.fromkeys(c.heading_path for c in old):
-        new = {c.chunk_id for c in structure_chunks(insert_paragraph(guide, path, paragraph))}
-        changed = [c for c in old if c.chunk_id not in new]
-        rows.append((path, sum(c.heading_path == path for c in changed),
-                     sum(c.heading_path != path for c in changed)))
-    return rows
 
 
 def _notebook_replay() -> dict[str, object]:
@@ -200,8 +183,8 @@ def table_markdown(rows: list[dict], columns: list[str]) -> str:
     """Rows of dicts as a Markdown table in code font: strings as they are, other values as
     Python writes them (``None``, lists); pipes escaped so a table row stays one cell.
 
-    ``table_markdown([{"a": "x|y", "b": None}], ["a", "b"])``
-    -> '| a | b |\n|---|---|\n| `x\\|y` | `None` |'
+    ``table_markdown([{"a": "x|y", "b": None}], ["a", "b"]).splitlines()[2]``
+    -> '| `x\\\\|y` | `None` |'
     """
     lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
     for row in rows:

@@ -1,7 +1,7 @@
-"""The course's passages that are not part of a lesson's code: lesson 2's explorer text.
+"""The course's sample texts: lesson 1's runbook excerpt and lesson 2's passage.
 
-Leaves out: lesson 1's runbook (``chunklib.units.sample_passage``) and the course fixture
-(``chunklib/data/fixture/``), which have their own loaders.
+Leaves out: the course fixture of lessons 4-6 (``chunklib.course.fixture``) and your own
+documents (``chunklib.corpus``).
 
     >>> load_passage().count("\\n\\n") + 1
     6
@@ -17,3 +17,13 @@ def load_passage() -> str:
     ``load_passage()[:20]`` -> 'The seed library on '
     """
     return (resources.files("chunklib") / "data" / "boundaries_passage.txt").read_text("utf-8")
+
+
+def sample_passage() -> str:
+    """Lesson 1's text: an operations runbook excerpt written for the course.
+
+    Line endings are normalised to ``"\\n"`` so counts do not change on a Windows checkout.
+    ``len(sample_passage())`` -> 5757
+    """
+    raw = resources.files("chunklib").joinpath("data", "runbook.txt").read_text(encoding="utf-8")
+    return raw.replace("\r\n", "\n")

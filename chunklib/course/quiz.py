@@ -81,7 +81,8 @@ def questions(lesson: str) -> list[Question]:
 def feedback(question: Question, choice: object) -> str:
     """The explanation for ``choice``, marked right or wrong.
 
-    ``feedback(q, "A")`` -> '✓ A is right. ...'
+    ``feedback(Question("2 + 2?", {"A": ("4", "Yes."), "B": ("5", "No.")}, "A"), "a")``
+    -> '✓ A is right. Yes.'
     """
     letter = choice.strip().upper() if isinstance(choice, str) else choice
     if letter not in question.options:

@@ -1,8 +1,9 @@
 """Lesson 1 (Units and windows): the hands-on self-checks and the multiple-choice questions.
 
 Expected values are computed with ``chunklib`` when a check runs: the lengths N come from the
-course passage itself (``sample_passage``), counted by ``chunklib.units`` and
-``chunklib.tokens``, and K and the last chunk from ``chunklib.units.fixed_windows``.
+course passage itself (``chunklib.course.passages.sample_passage``), counted by
+``chunklib.units`` and ``chunklib.tokens``, and K and the last chunk from
+``chunklib.units.fixed_windows``.
 
 ``figures()`` computes every number the lesson's Markdown states; ``tools/sync_prose.py``
 renders the templates in ``notebooks/01-units/prose/`` with it.
@@ -21,6 +22,7 @@ from statistics import median
 
 from chunklib.budgets import minilm_reads, prefix_end, spans_of, units_within
 from chunklib.course import POINTS
+from chunklib.course.passages import sample_passage
 from chunklib.course.quiz import Question
 from chunklib.course.selfcheck import Check
 from chunklib.sentences import split_sentences
@@ -31,7 +33,7 @@ from chunklib.tokens import (
     token_spans,
     truncated_at,
 )
-from chunklib.units import cut_sentences, fixed_windows, sample_passage, unit_spans
+from chunklib.units import cut_sentences, fixed_windows, unit_spans
 from chunklib.windows import unit_windows
 
 #: The Part 1 examples: (N, C) and the unit N counts. N is measured on the passage where named.

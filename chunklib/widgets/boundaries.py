@@ -3,7 +3,7 @@ against sentence ends.
 
 One setting (separators switched on, merge or not, size) gives one ``Split``: the chunks, the
 sentence each chunk end cuts, and the numbers the summary states (chunks, boundary quality,
-sentences cut, min/median/max length in characters), computed once with
+sentences cut, min/median/max length in characters), computed once with ``chunklib.splitter``,
 ``chunklib.boundaries`` and ``chunklib.sentences``. The plot (``boundaries_plot``) draws one row
 per chunk, a dotted line at every sentence end and an × where a chunk ends inside a sentence;
 its caption names the setting, because switching a separator off does not always move a chunk
@@ -25,9 +25,10 @@ from typing import NamedTuple
 
 import ipywidgets as widgets
 
-from chunklib.boundaries import recursive_split, span_stats, split_text
+from chunklib.boundaries import span_stats
 from chunklib.course.passages import load_passage
 from chunklib.sentences import sentences_cut_at, split_sentences
+from chunklib.splitter import recursive_split, split_text
 from chunklib.validate import require_int
 from chunklib.widgets.boundaries_plot import MARGINS, boundaries_frame, boundaries_rows
 from chunklib.widgets.common import int_slider

@@ -25,8 +25,7 @@ from __future__ import annotations
 import statistics
 from collections import Counter
 
-from chunklib.boundaries import compare_strategies
-from chunklib.course.comparison import STRATEGIES, Comparison, strategy_spans
+from chunklib.course.comparison import STRATEGIES, Comparison, compare_strategies, strategy_spans
 from chunklib.course.passages import load_passage
 from chunklib.sentences import sentences_cut_at, split_sentences
 from chunklib.validate import require_int

@@ -31,8 +31,8 @@ from functools import lru_cache
 
 import ipywidgets as widgets
 
-from chunklib import experiment as ex
-from chunklib.questions import get_question, load_questions
+from chunklib.course import experiment as ex
+from chunklib.course.questions import get_question, load_questions
 from chunklib.widgets.common import (
     autograding,
     image_view,

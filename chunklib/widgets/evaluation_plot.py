@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 
-from chunklib import experiment as ex
+from chunklib.course import experiment as ex
 from chunklib.widgets.plotting import PALETTE
 
 HOLDS, OTHER, REPEAT, EVIDENCE = PALETTE[0], PALETTE[2], PALETTE[1], PALETTE[3]

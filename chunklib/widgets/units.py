@@ -34,9 +34,10 @@ from typing import NamedTuple
 import ipywidgets as widgets
 
 from chunklib.budgets import KIND_LABELS, minilm_reads, spans_of
+from chunklib.course.passages import sample_passage
 from chunklib.sentences import split_sentences
 from chunklib.tokens import MINILM_MAX_SEQ_LENGTH, MINILM_SPECIAL_TOKENS
-from chunklib.units import cut_sentence_spans, cut_sentences, fixed_windows, sample_passage
+from chunklib.units import cut_sentence_spans, cut_sentences, fixed_windows
 from chunklib.validate import require_int
 from chunklib.widgets.common import (
     ChunkStepper,

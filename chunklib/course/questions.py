@@ -1,4 +1,5 @@
-"""The lesson-6 question set: questions about the fixture, who asks them, and their evidence.
+"""The lesson-6 question set: questions about the course fixture, who asks them, and their
+evidence (``chunklib.experiment.EvidenceQuestion`` records).
 
 ``chunklib/data/questions.json`` holds every question with the asking subject (``tenant_id``,
 ``groups``) and its evidence: half-open character spans in one named source revision, each
@@ -8,8 +9,9 @@ loudly instead of silently shifting spans), every span must reproduce its stored
 in order and disjoint, the subject belongs to the source's tenant, and the subject may read every
 section an evidence span touches (an unreadable answer would make the question unfair).
 
-Leaves out: questions with no answer in the fixture, answers spread over several sources, and
-graded answer text (the metrics compare spans, not generated answers).
+Leaves out: the question type itself (``chunklib.experiment``), questions of your own
+(``chunklib.corpus``), questions with no answer in the fixture, answers spread over several
+sources, and graded answer text (the metrics compare spans, not generated answers).
 
     >>> load_questions()[0].evidence_spans
     [(137, 233)]
@@ -19,7 +21,6 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib.resources import files
 
@@ -27,39 +28,10 @@ from chunklib.access import authorized
 from chunklib.course.fixture import load_source
 from chunklib.documents import Source
 from chunklib.elements import parse_elements
+from chunklib.experiment import Evidence, EvidenceQuestion
 
 QUESTIONS_FILE = files("chunklib").joinpath("data", "questions.json")
 _ID = re.compile(r"q\d{2,}")
-
-
-@dataclass(frozen=True)
-class Evidence:
-    """One evidence span ``[start, end)`` of the question's source and the text it holds."""
-
-    start: int
-    end: int
-    text: str
-
-
-@dataclass(frozen=True)
-class Question:
-    """A question, who asks it, and where the answer is."""
-
-    id: str
-    question: str
-    tenant_id: str
-    groups: tuple[str, ...]
-    source_id: str
-    revision: str
-    evidence: tuple[Evidence, ...]
-
-    @property
-    def evidence_spans(self) -> list[tuple[int, int]]:
-        """The evidence as ``(start, end)`` spans, in source order.
-
-        ``load_questions()[9].evidence_spans`` -> [(5187, 5225), (5275, 5304)]
-        """
-        return [(e.start, e.end) for e in self.evidence]
 
 
 @lru_cache(maxsize=8)
@@ -74,7 +46,7 @@ def _section_acls(source: Source, start: int, end: int) -> list:
             if e.start < end and start < e.end]
 
 
-def validate_question(q: Question) -> Question:
+def validate_question(q: EvidenceQuestion) -> EvidenceQuestion:
     """Check one question against the fixture; ValueError naming the question if anything is off.
 
     ``validate_question(load_questions()[0]).id`` -> 'q01'
@@ -109,16 +81,16 @@ def validate_question(q: Question) -> Question:
     return q
 
 
-def parse_questions(data: dict) -> list[Question]:
-    """Questions from the JSON structure of ``questions.json``, validated; ids must be unique.
+def parse_questions(data: dict) -> list[EvidenceQuestion]:
+    """The questions of the JSON structure of ``questions.json``, validated; ids must be unique.
 
     ``parse_questions({"questions": []})`` -> []
     """
     out = []
     for item in data["questions"]:
         evidence = tuple(Evidence(e["start"], e["end"], e["text"]) for e in item["evidence"])
-        q = Question(item["id"], item["question"], item["tenant_id"], tuple(item["groups"]),
-                     item["source_id"], item["revision"], evidence)
+        q = EvidenceQuestion(item["id"], item["question"], item["tenant_id"],
+                             tuple(item["groups"]), item["source_id"], item["revision"], evidence)
         out.append(validate_question(q))
     ids = [q.id for q in out]
     if len(set(ids)) != len(ids):
@@ -127,11 +99,11 @@ def parse_questions(data: dict) -> list[Question]:
 
 
 @cache
-def _load() -> tuple[Question, ...]:
+def _load() -> tuple[EvidenceQuestion, ...]:
     return tuple(parse_questions(json.loads(QUESTIONS_FILE.read_text(encoding="utf-8"))))
 
 
-def load_questions() -> list[Question]:
+def load_questions() -> list[EvidenceQuestion]:
     """Every question of the set, validated, in file order (read once, then shared).
 
     ``len(load_questions())`` -> 39
@@ -139,7 +111,7 @@ def load_questions() -> list[Question]:
     return list(_load())
 
 
-def get_question(question_id: str) -> Question:
+def get_question(question_id: str) -> EvidenceQuestion:
     """One question by id. ``get_question("q10").groups`` -> ('employees', 'sre')"""
     for q in _load():
         if q.id == question_id:

@@ -10,7 +10,8 @@ difference between two overlaps smaller than their spread is not a trend.
 ``holds_across`` keeps a comparison only when every retriever agrees on it.
 
 Leaves out: significance tests (39 questions; the spread is the honest summary) and the
-per-question view (``experiment.evaluate``).
+per-question view (``chunklib.course.experiment.evaluate``) and the strategies the shipped
+vector store covers (``chunklib.course.vector_store``).
 
     >>> window_offsets(400, 100)
     [0, 75, 150, 225]
@@ -22,7 +23,8 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from chunklib.experiment import LESSON_STRATEGIES, SIZES, K, Strategy, summarize, sweep_overlaps
+from chunklib.course.experiment import LESSON_STRATEGIES, summarize
+from chunklib.experiment import K, Strategy, sweep_overlaps
 from chunklib.validate import require_int, require_window
 
 RETRIEVERS = ("dense", "lexical", "hybrid")
@@ -103,7 +105,7 @@ def retriever_table(strategies: Sequence[Strategy] = LESSON_STRATEGIES,
     """Markdown: complete questions (of n) per strategy and retriever, and mean IoU.
 
     ``retriever_table([Strategy("windows", 400)], ["terms"]).splitlines()[2]``
-    -> '| windows 400/0 | 20/39 (0.076) |'
+    -> '| windows 400/0 | 20/39 (0.061) |'
     """
     lines = ["| strategy | " + " | ".join(f"{r}: complete (IoU)" for r in retrievers) + " |",
              "|---" * (len(retrievers) + 1) + "|"]
@@ -122,21 +124,3 @@ def holds_across(better: Strategy, worse: Strategy, retrievers: Sequence[str] = 
     """
     return all(summarize(better, k, r).complete > summarize(worse, k, r).complete
                for r in retrievers)
-
-
-def store_strategies() -> list[Strategy]:
-    """Every strategy whose fixture chunks the shipped vector store covers: the lesson's
-    strategies, the averaged sweep's window grids, and the explorer's (every size of
-    ``experiment.SIZES``: windows at each overlap of its sweep, structure-aware chunks, which
-    parent-child retrieval uses too). ``tools/build_vectors.py`` builds the store.
-
-    ``len(store_strategies()) > len(LESSON_STRATEGIES)`` -> True
-    """
-    out = list(LESSON_STRATEGIES)
-    for overlap in sweep_overlaps(SWEEP_SIZE):
-        out += [Strategy("windows", SWEEP_SIZE, overlap, o)
-                for o in window_offsets(SWEEP_SIZE, overlap)]
-    for size in SIZES:
-        out += [Strategy("windows", size, o) for o in sweep_overlaps(size)]
-        out.append(Strategy("structure", size))
-    return list(dict.fromkeys(out))

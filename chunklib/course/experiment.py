@@ -1,0 +1,302 @@
+"""Lesson 6's experiment on the course fixture: its strategies × questions → retrieval
+metrics, the reasons questions fail, the overlap sweep, and the tables and context the lesson
+shows.
+
+Every fixture source is chunked by each strategy (``chunklib.experiment``), each question of
+the set (``chunklib.course.questions``) is asked through ACL-filtered retrieval, and its hits
+are measured against its evidence with the sources laid end to end (``global_spans``). (The
+fixture holds one revision per source and the question set is validated against it, so a
+source id names one revision here.) Results are cached in memory, so the widget and the
+notebook repeat nothing.
+
+The core names lesson 6 uses with these (``Strategy``, ``K``, ``Summary``, ...) are imported
+here too, so one import serves the lesson's cells and its explorer.
+
+Leaves out: the experiment's parts for any documents (``chunklib.experiment``), the sweep
+across retrievers (``chunklib.course.sweep``), rerankers and answer generation.
+
+    >>> summarize(Strategy("structure", 400)).counts
+    '30/39'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+
+from chunklib.access import readable
+from chunklib.context import merge_hits, pack_context
+from chunklib.course.fixture import load_source, load_sources
+from chunklib.course.questions import EvidenceQuestion, load_questions
+from chunklib.evaluation import evidence_complete
+from chunklib.experiment import (
+    CHUNKERS,
+    OVERLAP_STEP,
+    WINDOW_KINDS,
+    K,
+    Outcome,
+    Strategy,
+    Summary,
+    expand_to_parents,
+    measure_hits,
+    near_duplicates,
+    retrieve,
+    source_sections,
+    stopping_point,
+    structure_overlap,
+    sweep_overlaps,
+)
+from chunklib.structure import fixture_duplication
+from chunklib.validate import require_int
+
+__all__ = ["K", "OVERLAP_STEP", "WINDOW_KINDS", "Outcome", "Strategy", "Summary",
+           "near_duplicates", "stopping_point", "structure_overlap", "sweep_overlaps",
+           "SIZES", "LESSON_STRATEGIES", "offsets", "global_spans", "chunk_dicts", "sections",
+           "fixture_parents", "question_outcome", "evaluate", "summarize", "diagnose",
+           "overlap_sweep", "results_table", "sweep_table", "diagnosis_table",
+           "packed_context", "context_text"]
+
+SIZES = tuple(range(200, 1001, 100))   # chunk sizes the widget offers, in characters
+
+
+@cache
+def offsets() -> dict[str, int]:
+    """Where each source starts when the fixture is laid end to end, in manifest order.
+
+    ``offsets()["deployment-guide"]`` -> 0
+    """
+    out, at = {}, 0
+    for source in load_sources():
+        out[source.source_id] = at
+        at += len(source.text)
+    return out
+
+
+def global_spans(items: Sequence) -> list[tuple[int, int]]:
+    """``(source_id, start, end)`` triples, or dicts with those keys, as spans on the laid-out line.
+
+    ``global_spans([("failover-runbook", 0, 35)])`` -> [(21046, 21081)]
+    """
+    at = offsets()
+    if items and isinstance(items[0], dict):
+        items = [(h["source_id"], h["start"], h["end"]) for h in items]
+    return [(at[s] + a, at[s] + b) for s, a, b in items]
+
+
+@cache
+def _fixture_records(kind: str, size: int, overlap: int, offset: int = 0) -> dict[str, tuple]:
+    """Each fixture source's chunk records, computed once for ``chunk_dicts`` and the
+    duplication ratio of ``summarize`` alike (a cache: the chunkers' results unchanged)."""
+    chunker = CHUNKERS[kind]
+    extra = (offset,) if offset else ()
+    return {source.source_id: tuple(chunker(source, size, overlap, *extra))
+            for source in load_sources()}
+
+
+def _records(strategy: Strategy) -> dict[str, tuple]:
+    kind = "structure" if strategy.kind == "parent-child" else strategy.kind
+    return _fixture_records(kind, strategy.size, strategy.chunk_overlap, strategy.offset)
+
+
+@cache
+def chunk_dicts(strategy: Strategy) -> tuple[dict, ...]:
+    """Every fixture chunk of ``strategy`` as the dicts ``search`` takes (parent-child: the
+    children). ``len(chunk_dicts(Strategy("windows", 1000)))`` -> 28
+    """
+    records = _records(strategy)
+    return tuple({"chunk_id": c.chunk_id, "source_id": c.source_id, "revision": c.revision,
+                  "tenant_id": c.tenant_id, "acl": c.acl, "acl_parts": c.acl_parts,
+                  "start": c.start, "end": c.end,
+                  "heading_path": c.heading_path, "retrieval_text": c.retrieval_text,
+                  "retrieval_sha256": c.retrieval_sha256}
+                 for source in load_sources() for c in records[source.source_id])
+
+
+@cache
+def sections(source_id: str) -> dict[tuple[str, ...], tuple[int, int, tuple]]:
+    """``experiment.source_sections`` of one fixture source (cached).
+
+    ``sections("deploy-faq")[("Harbor Deployment FAQ", "How often are secrets rotated?")][:2]``
+    -> (1440, 1596)
+    """
+    return source_sections(load_source(source_id))
+
+
+@cache
+def fixture_parents() -> dict[tuple[str, tuple[str, ...]], tuple]:
+    """Each fixture section by ``(source_id, heading_path)``: the parents of parent-child
+    retrieval. ``fixture_parents()[("deploy-faq", ("Harbor Deployment FAQ",))][:2]`` -> (0, 206)
+    """
+    return {(s.source_id, path): section for s in load_sources()
+            for path, section in sections(s.source_id).items()}
+
+
+def question_outcome(question: EvidenceQuestion, hits: Sequence[dict]) -> Outcome:
+    """``experiment.measure_hits`` of one fixture question, spans laid out by ``global_spans``.
+
+    ``question_outcome(load_questions()[0], []).recall`` -> 0.0
+    """
+    evidence = global_spans([(question.source_id, s, e) for s, e in question.evidence_spans])
+    return measure_hits(question.id, hits, global_spans(hits), evidence)
+
+
+@cache
+def evaluate(strategy: Strategy, k: int = K, retriever: str = "terms") -> tuple[Outcome, ...]:
+    """Every question of the set under ``strategy``, in question order (cached); ``retriever``
+    as in ``retrieve``.
+
+    ``sum(o.complete for o in evaluate(Strategy("windows", 400)))`` -> 20
+    """
+    require_int("k", k, minimum=1)
+    chunks = chunk_dicts(strategy)
+    out = []
+    for q in load_questions():
+        hits = retrieve(chunks, q, k, retriever)
+        if strategy.kind == "parent-child":
+            hits = expand_to_parents(hits, q, fixture_parents())
+        out.append(question_outcome(q, hits))
+    return tuple(out)
+
+
+@cache
+def summarize(strategy: Strategy, k: int = K, retriever: str = "terms") -> Summary:
+    """Totals of ``evaluate``: complete questions, mean recall, precision and IoU, hits that
+    are near-duplicates, retrieved and repeated characters, and the index's duplication ratio.
+
+    ``summarize(Strategy("windows", 400)).counts`` -> '20/39'
+    """
+    outcomes = evaluate(strategy, k, retriever)
+    n = len(outcomes)
+    records = _records(strategy)  # the chunks chunk_dicts made, not chunked again
+
+    def chunked(source, _size, _overlap):
+        return records[source.source_id]
+
+    return Summary(strategy, sum(o.complete for o in outcomes), n,
+                   sum(o.recall for o in outcomes) / n, sum(o.precision for o in outcomes) / n,
+                   sum(o.iou for o in outcomes) / n,
+                   sum(o.near_duplicates for o in outcomes), sum(len(o.hits) for o in outcomes),
+                   sum(o.retrieved_chars for o in outcomes),
+                   sum(o.repeated_chars for o in outcomes),
+                   fixture_duplication(load_sources(), chunked, strategy.size,
+                                       strategy.chunk_overlap))
+
+
+def diagnose(strategy: Strategy, k: int = K,
+             retriever: str = "terms") -> dict[str, list[str]]:
+    """Why questions are incomplete, question ids per reason: ``complete``; ``cut`` (no chunk of
+    the strategy holds the evidence whole, the only failure overlap can fix); ``unreadable``
+    (only chunks the subject may not read hold it); ``not retrieved`` (a readable chunk holds it
+    but ranks below ``k``). Windows (either kind) and structure-aware chunks only.
+
+    ``{r: len(ids) for r, ids in diagnose(Strategy("windows", 400)).items()}``
+    -> {'complete': 20, 'cut': 16, 'unreadable': 2, 'not retrieved': 1}
+    """
+    if strategy.kind == "parent-child":
+        raise ValueError("diagnose compares chunks with the evidence: windows or structure")
+    chunks = chunk_dicts(strategy)
+    out: dict[str, list[str]] = {"complete": [], "cut": [], "unreadable": [], "not retrieved": []}
+    for q, outcome in zip(load_questions(), evaluate(strategy, k, retriever), strict=True):
+        evidence = global_spans([(q.source_id, s, e) for s, e in q.evidence_spans])
+        mine = [c for c in chunks if c["source_id"] == q.source_id]
+        allowed = [c for c in mine if readable(c, q.groups)]
+        if outcome.complete:
+            reason = "complete"
+        elif not all(evidence_complete(global_spans(mine), e) for e in evidence):
+            reason = "cut"
+        elif not all(evidence_complete(global_spans(allowed), e) for e in evidence):
+            reason = "unreadable"
+        else:
+            reason = "not retrieved"
+        out[reason].append(q.id)
+    return out
+
+
+def overlap_sweep(size: int, k: int = K, retriever: str = "terms") -> list[Summary]:
+    """Fixed windows of ``size`` at every overlap of ``sweep_overlaps(size)`` (``retriever`` as
+    in ``retrieve``).
+
+    ``[s.complete for s in overlap_sweep(400)]`` -> [20, 22, 28, 26, 32]
+    """
+    return [summarize(Strategy("windows", size, o), k, retriever) for o in sweep_overlaps(size)]
+
+
+def results_table(summaries: Sequence[Summary]) -> str:
+    """A Markdown table, one row per strategy, counts with their total.
+
+    ``results_table([summarize(Strategy("windows", 400))]).splitlines()[2].split(" | ")[1]``
+    -> '20/39'
+    """
+    lines = ["| strategy | complete | recall | precision | IoU | near-duplicate hits "
+             "| retrieved characters | index duplication |",
+             "|---|---|---|---|---|---|---|---|"]
+    for s in summaries:
+        lines.append(f"| {s.strategy.label} | {s.counts} | {s.recall:.2f} | {s.precision:.3f} "
+                     f"| {s.iou:.3f} | {s.near_duplicates}/{s.hits} | {s.retrieved_chars} "
+                     f"| {s.index_duplication:.3f} |")
+    return "\n".join(lines)
+
+
+LESSON_STRATEGIES = (Strategy("windows", 400), Strategy("windows", 400, 100),
+                     Strategy("windows", 400, 200), Strategy("acl-windows", 400),
+                     Strategy("acl-windows", 400, 100), Strategy("structure", 400),
+                     Strategy("windows", 1000), Strategy("acl-windows", 1000),
+                     Strategy("structure", 1000), Strategy("parent-child", 200))
+
+
+def sweep_table(size: int, k: int = K, min_gain: int = 1) -> str:
+    """The overlap sweep as Markdown: complete questions, the gain of each step, the index
+    duplication and the near-duplicate hits, with the stopping rule's row marked.
+
+    ``sweep_table(400).splitlines()[2]`` -> '| 0 | 20/39 |  | 0.000 | 0/192 |  |'
+    """
+    sweep = overlap_sweep(size, k)
+    stop = stopping_point(sweep, min_gain)
+    lines = ["| overlap | complete | gain | index duplication | near-duplicate hits | |",
+             "|---|---|---|---|---|---|"]
+    for i, s in enumerate(sweep):
+        gain = "" if i == 0 else f"{s.complete - sweep[i - 1].complete:+d}"
+        mark = "← stopping rule" if s is stop else ""
+        lines.append(f"| {s.strategy.overlap} | {s.counts} | {gain} | "
+                     f"{s.index_duplication:.3f} | {s.near_duplicates}/{s.hits} | {mark} |")
+    return "\n".join(lines)
+
+
+def diagnosis_table(strategies: Sequence[Strategy], k: int = K) -> str:
+    """``diagnose`` as Markdown, one row per strategy, counts of questions per reason.
+
+    ``diagnosis_table([Strategy("windows", 400)]).splitlines()[2]``
+    -> '| windows 400/0 | 20 | 16 | 2 | 1 |'
+    """
+    lines = ["| strategy | complete | cut | unreadable | not retrieved |", "|---|---|---|---|---|"]
+    for strategy in strategies:
+        d = diagnose(strategy, k)
+        lines.append(f"| {strategy.label} | " + " | ".join(str(len(d[r])) for r in d) + " |")
+    return "\n".join(lines)
+
+
+def packed_context(question_id: str, strategy: Strategy, budget: int,
+                   k: int = K) -> tuple[list[dict], list[dict], list[dict]]:
+    """The hits of one question, the same hits merged (``merge_hits``), and the merged hits
+    packed into ``budget`` characters (``pack_context``).
+
+    ``[len(x) for x in packed_context("q17", Strategy("windows", 400, 100), 1500)]`` -> [5, 4, 3]
+    """
+    index = [q.id for q in load_questions()].index(question_id)
+    hits = list(evaluate(strategy, k)[index].hits)
+    merged = merge_hits(hits)
+    return hits, merged, pack_context(merged, budget)
+
+
+def context_text(packed: Sequence[dict]) -> str:
+    """The packed hits as the model would read them: each segment's source slice under a line
+    naming its source, revision, span and score (the provenance travels with the text).
+
+    ``context_text([])`` -> ''
+    """
+    parts = []
+    for hit in packed:
+        text = load_source(hit["source_id"]).text[hit["start"]:hit["end"]]
+        parts.append(f"[{hit['source_id']} {hit['revision']} {hit['start']}–{hit['end']}, "
+                     f"score {hit['score']}]\n{text}")
+    return "\n\n".join(parts)

@@ -1,0 +1,59 @@
+"""What the shipped vector store (``chunklib/data/minilm-vectors.npz``) must hold: the
+all-MiniLM-L6-v2 inputs lessons 5 and 6 embed, so neither lesson waits for the model.
+
+``store_strategies`` lists every strategy whose fixture chunks the store covers and
+``store_texts`` every text: those chunks' retrieval texts, the questions, and lesson 5's
+index builds. ``tools/build_vectors.py`` writes the store; ``tests/test_vectors.py`` checks it
+covers ``store_texts()``.
+
+Leaves out: reading and writing the store and the embedder that uses it (``chunklib.vectors``).
+
+    >>> Strategy("structure", 400) in store_strategies()
+    True
+"""
+
+from __future__ import annotations
+
+from chunklib.course.experiment import LESSON_STRATEGIES, SIZES, chunk_dicts
+from chunklib.course.fixture import load_source, load_sources
+from chunklib.course.lifecycle import MATRIX, RENAMED
+from chunklib.course.questions import load_questions
+from chunklib.course.sweep import SWEEP_SIZE, window_offsets
+from chunklib.experiment import Strategy, sweep_overlaps
+from chunklib.identity import sha256_hex
+from chunklib.lifecycle import rename_heading
+from chunklib.structure import structure_chunks
+
+
+def store_strategies() -> list[Strategy]:
+    """Every strategy whose fixture chunks the shipped vector store covers: the lesson's
+    strategies, the averaged sweep's window grids, and the explorer's (every size of
+    ``SIZES``: windows at each overlap of its sweep, structure-aware chunks, which
+    parent-child retrieval uses too).
+
+    ``len(store_strategies()) > len(LESSON_STRATEGIES)`` -> True
+    """
+    out = list(LESSON_STRATEGIES)
+    for overlap in sweep_overlaps(SWEEP_SIZE):
+        out += [Strategy("windows", SWEEP_SIZE, overlap, o)
+                for o in window_offsets(SWEEP_SIZE, overlap)]
+    for size in SIZES:
+        out += [Strategy("windows", size, o) for o in sweep_overlaps(size)]
+        out.append(Strategy("structure", size))
+    return list(dict.fromkeys(out))
+
+
+def store_texts() -> dict[str, str]:
+    """retrieval hash -> text of everything the shipped store holds: the fixture's chunks
+    under ``store_strategies()`` (lesson 6), the questions, and lesson 5's index builds
+    (structure chunks at the default size of the fixture and of the lesson's two renames).
+
+    ``len(store_texts()) > 1000`` -> True
+    """
+    texts = {c["retrieval_text"] for s in store_strategies() for c in chunk_dicts(s)}
+    texts |= {q.question for q in load_questions()}
+    guide = load_source("deployment-guide")
+    for source in [*load_sources(), rename_heading(guide, MATRIX, RENAMED),
+                   rename_heading(guide, MATRIX[:1], "Harbor " + MATRIX[0])]:
+        texts |= {c.retrieval_text for c in structure_chunks(source)}
+    return {sha256_hex(t): t for t in sorted(texts)}
