@@ -187,15 +187,15 @@ def acl_runs(source: Source, elements: Sequence[Element] | None = None,
     return [tuple(run) for run in runs]
 
 
-def acl_window_chunks(source: Source, size: int = DEFAULT_SIZE, overlap: int = DEFAULT_OVERLAP,
-                      elements: Sequence[Element] | None = None) -> list[ChunkRecord]:
+def acl_window_chunks(source: Source, size: int = DEFAULT_SIZE,
+                      overlap: int = DEFAULT_OVERLAP) -> list[ChunkRecord]:
     """Fixed character windows cut at ACL boundaries: windows of ``size`` with ``overlap``
     inside each of ``acl_runs``, so no window crosses a change of ACL and every window has the
     one ACL of its run (a run shorter than ``size`` is one shorter window).
 
     ``{c.acl_parts for c in acl_window_chunks(doc, 60, 20)}`` -> {None}
     """
-    elements = parse_elements(source.text) if elements is None else elements
+    elements = parse_elements(source.text)
     spans, acls = [], []
     for start, end, acl in acl_runs(source, elements):
         for s, e in window_spans(end - start, size, overlap):
