@@ -6,7 +6,8 @@ Controls: the fixture source, the budget in characters and the overlap used for 
 so when a smaller budget lowers it), and a chunk stepper (a new source starts at chunk 1). One
 setting gives one ``SourceChunks``: the structure-aware chunks and the fixed windows of
 ``chunklib.structure``, the characters each strategy stores twice, the windows that mix ACLs
-and the count of windows cut at ACL changes, computed once. The plot (``structure_plot``) draws
+and the count of windows cut at ACL changes, computed once (each source is parsed into elements
+once, when the explorer is built). The plot (``structure_plot``) draws
 three lanes over the characters (headings, structure-aware chunks, fixed windows), repeated
 characters hatched; the summary beside it is its text alternative. Below it, the current chunk
 in detail and the source with every chunk's span (``structure_html``); *whole document*
@@ -109,7 +110,6 @@ class StructureExplorer(Explorer):
 
     def __init__(self, sources: list[Source] | None = None, source_id: str = "deployment-guide",
                  size: int = DEFAULT_SIZE, overlap: int = DEFAULT_OVERLAP):
-        self._elements: dict[str, list[Element]] = {}  # per source, parsed once
         super().__init__(sources=sources, source_id=source_id, size=size, overlap=overlap)
         self.whole_box.observe(lambda _change: self.show(self.computed, self.current),
                                names="value")
@@ -127,6 +127,7 @@ class StructureExplorer(Explorer):
 
     def make_controls(self, sources, source_id, size, overlap):
         self.sources = {s.source_id: s for s in (sources or load_sources())}
+        self.elements = {sid: parse_elements(s.text) for sid, s in self.sources.items()}
         self.source_menu = widgets.Dropdown(
             options=list(self.sources), value=source_id, description="source",
             tooltip="which fixture source to chunk", style={"description_width": "9em"})
@@ -158,11 +159,8 @@ class StructureExplorer(Explorer):
                            "the budget.</i>" if after != before else "")
 
     def compute(self, params) -> SourceChunks:
-        source = self.sources[params.source_id]
-        if source.source_id not in self._elements:
-            self._elements[source.source_id] = parse_elements(source.text)
-        return source_chunks(source, params.size, params.overlap,
-                             self._elements[source.source_id])
+        return source_chunks(self.sources[params.source_id], params.size, params.overlap,
+                             self.elements[params.source_id])
 
     def count(self, value: SourceChunks) -> int:
         return len(value.chunks)
