@@ -89,8 +89,14 @@ def test_plot_draws_every_chunk_sentence_end_and_cut(size, merge):
     assert ax.get_xlabel() == "character offset in the text" and ax.get_ylabel() == "chunk"
     for ticks in (ax.get_xticks(), ax.get_yticks()):
         assert all(float(t).is_integer() for t in ticks)
-    assert ("split on: blank line, line break, full stop + space, space; "
-            f"{'merged' if merge else 'not merged'}") in [t.get_text() for t in ax.texts]
+
+    e.separator_boxes[". "].value = False  # the status row under the plot says what is on
+    marks = {t.xycoords.get_text(): t.get_text() for t in ax.texts if t.get_text() in "■□"}
+    assert marks == {"blank line": "■", "line break": "■", "full stop + space": "□",
+                     "space": "■", "merge": "■" if merge else "□"}
+    width = e.figure.bbox.width
+    assert all(0 < t.get_window_extent().x0 < t.get_window_extent().x1 < width
+               for t in ax.texts)  # the whole row fits in the picture
 
 
 def test_fold_rows_keeps_neighbours_in_order_on_at_most_max_rows():

@@ -6,9 +6,10 @@ sentence each chunk end cuts, and the numbers the summary states (chunks, bounda
 sentences cut, min/median/max length in characters), computed once with ``chunklib.splitter``,
 ``chunklib.boundaries`` and ``chunklib.sentences``. The plot (``boundaries_plot``) draws one row
 per chunk, a dotted line at every sentence end and an × where a chunk ends inside a sentence;
-its caption names the setting, because switching a separator off does not always move a chunk
-end. Beyond 30 chunks, neighbouring chunks share a row and the summary says so. Below the
-picture, the current chunk's text and the text on both sides of its end (``⏎`` a line break).
+a status row under it shows which separators and merging are on, because switching a separator
+off does not always move a chunk end. Beyond 30 chunks, neighbouring chunks share a row and the
+summary says so. Below the picture, the current chunk's text and the text on both sides of its
+end (``⏎`` a line break).
 
 Leaves out: token budgets (lesson 1) and overlap (lesson 3); ``split_sentences`` has no
 abbreviation list, so "Dr. Osei" counts as a sentence end here too. The skeleton (caching,
@@ -83,7 +84,7 @@ class BoundariesExplorer(Explorer):
     """
 
     name = "boundaries explorer"
-    figsize = (7.5, 4.2)
+    figsize = (7.5, 4.45)
     margins = MARGINS
     empty = "the text is empty."
     stepper_tooltip = "which chunk to show"
@@ -140,14 +141,13 @@ class BoundariesExplorer(Explorer):
         return len(self.text)
 
     def draw_frame(self, ax, value: Split) -> None:
-        boundaries_frame(ax, len(self.text))
+        names = [name for _, name, _ in SEPARATORS.values()]
+        self.status = boundaries_frame(ax, len(self.text), [*names, "merge"])
 
     def draw_data(self, ax, value: Split, current):
-        names = [name for sep, name, _ in SEPARATORS.values() if sep in value.separators]
-        caption = (f"split on: {', '.join(names) or 'nothing, hard cuts'}; "
-                   f"{'merged' if value.merge else 'not merged'}")
+        on = [sep in value.separators for sep, *_ in SEPARATORS.values()] + [value.merge]
         return boundaries_rows(ax, value.spans, value.cut, [e for _, e in self.sentences],
-                               current, caption)
+                               current, list(zip(self.status, on, strict=True)))
 
     def step_text(self, value: Split, current: int) -> str:
         start, end = value.spans[current]

@@ -27,9 +27,10 @@ CHUNK_STYLES = [(PALETTE[0], "///"), (PALETTE[8], "\\\\\\")]  # blue, light oran
 SENTENCE_COLOUR, CUT_COLOUR = PALETTE[3], PALETTE[5]  # dark grey, dark orange
 CUT_MARK = {"linestyle": "none", "marker": "X", "markersize": 8, "color": CUT_COLOUR,
             "markeredgecolor": "black", "markeredgewidth": 0.6}
-#: Fixed margins (fractions of the 600 x 336 px picture): room for four-digit row numbers on
-#: the left, the x tick label at the right end, the one-row legend above the axes.
-MARGINS = {"left": 0.085, "right": 0.97, "bottom": 0.12, "top": 0.92}
+#: Fixed margins (fractions of the 600 x 356 px picture): room for four-digit row numbers on
+#: the left, the x tick label at the right end, the one-row legend above the axes and the
+#: status row under the x axis label.
+MARGINS = {"left": 0.085, "right": 0.97, "bottom": 0.17, "top": 0.925}
 
 
 def fold_rows(k: int, limit: int = MAX_ROWS) -> list[int]:
@@ -41,11 +42,13 @@ def fold_rows(k: int, limit: int = MAX_ROWS) -> list[int]:
     return [i * min(k, limit) // k for i in range(k)]
 
 
-def boundaries_frame(ax, text_length: int) -> None:
+def boundaries_frame(ax, text_length: int, switches: list[str]) -> list:
     """What the boundaries plot shows whatever the chunks: the x axis over ``text_length``
-    characters, the axis labels and the legend.
+    characters, the axis labels, the legend, and a status row under the axes naming the
+    ``switches`` (whether each is on is data: ``boundaries_rows`` ticks them). Returns the
+    status row's labels.
 
-    ``boundaries_frame(ax, 2189)``
+    ``len(boundaries_frame(ax, 2189, ["space", "merged"]))`` -> 2
     """
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
@@ -63,6 +66,14 @@ def boundaries_frame(ax, text_length: int) -> None:
         Line2D([], [], color=SENTENCE_COLOUR, linestyle=":", label="sentence end"),
         Line2D([], [], label="chunk end inside a sentence", **CUT_MARK),
     ], loc="lower left", bbox_to_anchor=(0, 1.0), ncol=4, fontsize=8, frameon=False)
+    label = ax.text(0.01, 0.015, "switched on (■) or off (□):", fontsize=8, va="bottom",
+                    transform=ax.figure.transFigure)
+    labels = []
+    for name in switches:  # each label placed after the one before it
+        label = ax.annotate(name, (1, 0), xycoords=label, xytext=(14, 0), fontsize=8,
+                            textcoords="offset points", va="bottom")
+        labels.append(label)
+    return labels
 
 
 def chunk_bars(ax, spans, rows, height: float = 0.76) -> list:
@@ -78,11 +89,11 @@ def chunk_bars(ax, spans, rows, height: float = 0.76) -> list:
 
 
 def boundaries_rows(ax, spans, cut: list[int], sentence_ends, current: int | None = None,
-                    caption: str = "") -> list:
+                    status: list = ()) -> list:
     """The data layer: chunks on ``fold_rows`` rows (first on top), sentence ends as dotted
     lines, an × at the end of every chunk listed in ``cut``, chunk ``current`` (0-based)
-    outlined, ``caption`` in the upper right corner; sets the row axis, each row numbered by
-    its first chunk. Returns the artists added.
+    outlined, a box before each status label (``(label, on)`` pairs): ■ on, □ off; sets the
+    row axis, each row numbered by its first chunk. Returns the artists added.
 
     ``[type(a).__name__ for a in boundaries_rows(ax, [(0, 6), (6, 9)], [0], [4, 9], 0)]``
     -> ['PathPatch', 'PathPatch', 'Rectangle', 'LineCollection', 'Line2D']
@@ -101,10 +112,9 @@ def boundaries_rows(ax, spans, cut: list[int], sentence_ends, current: int | Non
                            linestyles=":", linewidth=0.9))
     if cut:
         added += ax.plot([spans[i][1] for i in cut], [rows[i] for i in cut], **CUT_MARK)
-    if caption:
-        added.append(ax.text(0.99, 0.97, caption, transform=ax.transAxes, ha="right",
-                             va="top", fontsize=8, bbox={"facecolor": "white", "alpha": 0.85,
-                                                         "edgecolor": "none"}))
+    added += [ax.annotate("■" if on else "□", (0, 0), xycoords=label, xytext=(-2, 0),
+                          textcoords="offset points", ha="right", va="bottom", fontsize=8)
+              for label, on in status]
     ax.set_ylim(height - 0.5, -0.5)
     first = {row: i for i, row in reversed(list(enumerate(rows)))}  # each row's first chunk
     ticks = row_ticks(height if spans else 0)
