@@ -91,9 +91,12 @@ def test_plot_draws_every_chunk_sentence_end_and_cut(size, merge):
         assert all(float(t).is_integer() for t in ticks)
 
     e.separator_boxes[". "].value = False  # the status row under the plot says what is on
-    marks = {t.xycoords.get_text(): t.get_text() for t in ax.texts if t.get_text() in "■□"}
-    assert marks == {"blank line": "■", "line break": "■", "full stop + space": "□",
-                     "space": "■", "merge": "■" if merge else "□"}
+    row = sorted(ax.texts, key=lambda t: t.get_window_extent().x0)  # left to right
+    assert [t.get_text() for t in row[1:]] == [
+        "■", "blank line", "■", "line break", "□", "full stop + space", "■", "space",
+        "■" if merge else "□", "merge"]  # each box right before its name
+    assert all(row[i].get_window_extent().x1 <= row[i + 1].get_window_extent().x0
+               for i in range(len(row) - 1))  # nothing overlaps
     width = e.figure.bbox.width
     assert all(0 < t.get_window_extent().x0 < t.get_window_extent().x1 < width
                for t in ax.texts)  # the whole row fits in the picture

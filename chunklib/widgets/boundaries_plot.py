@@ -45,8 +45,8 @@ def fold_rows(k: int, limit: int = MAX_ROWS) -> list[int]:
 def boundaries_frame(ax, text_length: int, switches: list[str]) -> list:
     """What the boundaries plot shows whatever the chunks: the x axis over ``text_length``
     characters, the axis labels, the legend, and a status row under the axes naming the
-    ``switches`` (whether each is on is data: ``boundaries_rows`` ticks them). Returns the
-    status row's labels.
+    ``switches`` (whether each is on is data: ``boundaries_rows`` ticks them). Returns where
+    each name starts, in figure pixels.
 
     ``len(boundaries_frame(ax, 2189, ["space", "merged"]))`` -> 2
     """
@@ -73,7 +73,8 @@ def boundaries_frame(ax, text_length: int, switches: list[str]) -> list:
         label = ax.annotate(name, (1, 0), xycoords=label, xytext=(14, 0), fontsize=8,
                             textcoords="offset points", va="bottom")
         labels.append(label)
-    return labels
+    renderer = ax.figure.canvas.get_renderer()
+    return [tuple(label.get_window_extent(renderer).p0) for label in labels]
 
 
 def chunk_bars(ax, spans, rows, height: float = 0.76) -> list:
@@ -92,8 +93,9 @@ def boundaries_rows(ax, spans, cut: list[int], sentence_ends, current: int | Non
                     status: list = ()) -> list:
     """The data layer: chunks on ``fold_rows`` rows (first on top), sentence ends as dotted
     lines, an × at the end of every chunk listed in ``cut``, chunk ``current`` (0-based)
-    outlined, a box before each status label (``(label, on)`` pairs): ■ on, □ off; sets the
-    row axis, each row numbered by its first chunk. Returns the artists added.
+    outlined, a box before each name of the status row (``(where, on)`` pairs, ``where`` from
+    ``boundaries_frame``): ■ on, □ off; sets the row axis, each row numbered by its first
+    chunk. Returns the artists added.
 
     ``[type(a).__name__ for a in boundaries_rows(ax, [(0, 6), (6, 9)], [0], [4, 9], 0)]``
     -> ['PathPatch', 'PathPatch', 'Rectangle', 'LineCollection', 'Line2D']
@@ -112,9 +114,9 @@ def boundaries_rows(ax, spans, cut: list[int], sentence_ends, current: int | Non
                            linestyles=":", linewidth=0.9))
     if cut:
         added += ax.plot([spans[i][1] for i in cut], [rows[i] for i in cut], **CUT_MARK)
-    added += [ax.annotate("■" if on else "□", (0, 0), xycoords=label, xytext=(-2, 0),
+    added += [ax.annotate("■" if on else "□", where, xycoords="figure pixels", xytext=(-2, 0),
                           textcoords="offset points", ha="right", va="bottom", fontsize=8)
-              for label, on in status]
+              for where, on in status]
     ax.set_ylim(height - 0.5, -0.5)
     first = {row: i for i, row in reversed(list(enumerate(rows)))}  # each row's first chunk
     ticks = row_ticks(height if spans else 0)
