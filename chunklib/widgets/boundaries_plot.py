@@ -1,8 +1,10 @@
 """The lesson-2 boundaries plot: chunks as rows over character offsets, a dotted line at every
-sentence end and an × wherever a chunk ends inside a sentence.
+sentence end, an × wherever a chunk ends inside a sentence, and a status row under the axes
+that shows which separators (and merging) are switched on.
 
 ``boundaries_frame`` draws what depends only on the text (the frame that
-``chunklib.widgets.layers.Layers`` keeps), ``boundaries_rows`` the data layer over it, and
+``chunklib.widgets.layers.Layers`` keeps, with the status row's names),
+``boundaries_rows`` the data layer over it (with the status row's ■/□ boxes), and
 ``chunk_bars`` one set of rows of chunks (the comparison plot, ``compare_plot``, uses it too).
 Up to ``MAX_ROWS`` chunks get a row each. More would make rows thinner than a few pixels, so
 ``fold_rows`` puts neighbouring chunks side by side on ``MAX_ROWS`` rows: the chunks of one
@@ -16,7 +18,7 @@ passes the result).
     >>> fold_rows(4), fold_rows(90)[:7]
     ([0, 1, 2, 3], [0, 0, 0, 1, 1, 1, 2])
     >>> from chunklib.widgets.layers import new_canvas_figure
-    >>> ax = new_canvas_figure(7.5, 4.2, MARGINS).axes[0]
+    >>> ax = new_canvas_figure(7.5, 4.45, MARGINS).axes[0]
 """
 
 from __future__ import annotations
