@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import MD_TRIM_CHARS
@@ -134,6 +135,11 @@ def parse_elements(text: str) -> list[Element]:
     ``parse_elements("# A\\n\\nx")[1]`` -> Element(kind='paragraph', start=5, end=6, text='x',
     heading_path=('A',), ...)
     """
+    return list(_parse_elements(text))
+
+
+@lru_cache(maxsize=32)  # the explorers chunk the same texts again and again; Element is frozen
+def _parse_elements(text: str) -> tuple[Element, ...]:
     lines = line_bounds(text)
     tokens = _PARSER.parse(text)
     found = []  # (kind, start, end, level, title, header, rows)
@@ -156,7 +162,7 @@ def parse_elements(text: str) -> list[Element]:
         if kind == "heading":
             path = next(paths)
         elements.append(Element(kind, start, end, text[start:end], path, level, header, rows))
-    return elements
+    return tuple(elements)
 
 
 def _str_items(name: str, value: object) -> list[str]:

@@ -134,22 +134,19 @@ def _records(source: Source, pieces: list[Piece], access: list,
             for i, (p, (acl, parts)) in enumerate(zip(pieces, access, strict=True))]
 
 
-def structure_chunks(source: Source, size: int = DEFAULT_SIZE, overlap: int = DEFAULT_OVERLAP,
-                     elements: Sequence[Element] | None = None) -> list[ChunkRecord]:
+def structure_chunks(source: Source, size: int = DEFAULT_SIZE,
+                     overlap: int = DEFAULT_OVERLAP) -> list[ChunkRecord]:
     """Structure-aware chunk records of one source, in reading order; ACLs from its sections.
-    ``elements``: the source's parsed elements, if already at hand (here and below).
 
     ``structure_chunks(doc, 60, 20)[-1].heading_path`` -> ('FAQ', 'Keys')
     """
-    elements = parse_elements(source.text) if elements is None else elements
-    pieces = section_pieces(elements, size, overlap)
+    pieces = section_pieces(parse_elements(source.text), size, overlap)
     access = [(source.acl_for(p.heading_path), None) for p in pieces]
     return _records(source, pieces, access, f"{STRUCTURE_STRATEGY}/size={size}/overlap={overlap}")
 
 
-def window_chunks(source: Source, size: int = DEFAULT_SIZE, overlap: int = DEFAULT_OVERLAP,
-                  offset: int = 0, elements: Sequence[Element] | None = None,
-                  ) -> list[ChunkRecord]:
+def window_chunks(source: Source, size: int = DEFAULT_SIZE,
+                  overlap: int = DEFAULT_OVERLAP, offset: int = 0) -> list[ChunkRecord]:
     """Fixed character windows as records, the baseline: ``retrieval_text`` is the bare text,
     the heading path is what all elements the window touches share. A window inside one ACL
     section gets that ``acl``; a window over sections with different ACLs gets ``acl=None`` and
@@ -164,8 +161,7 @@ def window_chunks(source: Source, size: int = DEFAULT_SIZE, overlap: int = DEFAU
     spans = shifted_window_spans(len(source.text), size, overlap, offset)
     shift = f"/offset={offset}" if offset else ""  # offset 0 keeps the ids it always had
     return _window_records(source, spans, [None] * len(spans),
-                           f"{WINDOW_STRATEGY}/size={size}/overlap={overlap}{shift}",
-                           elements=elements)
+                           f"{WINDOW_STRATEGY}/size={size}/overlap={overlap}{shift}")
 
 
 def acl_runs(source: Source, elements: Sequence[Element] | None = None,

@@ -21,6 +21,7 @@ import os
 import pkgutil
 import subprocess
 import sys
+from pathlib import Path
 
 import ipywidgets as widgets
 import pytest
@@ -98,34 +99,60 @@ def test_every_control_changes_picture_and_summary(cls):
         restore(e, start)
 
 
-@by_name
-def test_pictures_and_summaries_do_not_depend_on_the_path_taken(cls):
-    e = cls()
-    defaults = {n: c.value for n, c in e.controls.items()}
-    fresh = shown(e)
-    last = e.chunk_slider if cls.has_stepper else None
-    for control in e.controls.values():  # every control to each extreme, in turn
+def wander(e: Explorer) -> None:
+    """Move every control to each of its extremes, in turn and back in reverse order, the
+    stepper to its last chunk after each move: a long path through cached frames and values."""
+    last = e.chunk_slider if e.has_stepper else None
+    for control in [*e.controls.values(), *reversed(e.controls.values())]:
         for value in options(control):
             control.value = value
             if last:
                 last.value = last.max
-    for control in reversed(list(e.controls.values())):
-        for value in options(control):
-            control.value = value
-    restore(e, defaults)
-    if last:
-        last.value = 1
-    assert shown(e) == fresh
-    # a setting reached in one batch, the stepper moved last, is what an explorer built at
-    # that setting shows (its frame rendered afresh)
+
+
+@by_name
+def test_pictures_and_summaries_do_not_depend_on_the_path_taken(cls):
+    """Every setting with one control at an extreme (and the one with all of them moved at
+    once, in a batch), reached after a long path, shows what an explorer built at that setting
+    shows: the same PNG bytes, the same summary."""
+    e = cls()
+    defaults = {n: c.value for n, c in e.controls.items()}
+    targets = [defaults] + [{**defaults, name: value} for name, control in e.controls.items()
+                            for value in options(control)]
+    wander(e)
+    for target in targets:
+        for control in e.controls.values():  # from somewhere else each time
+            control.value = options(control)[-1]
+        restore(e, target)
+        if e.has_stepper:
+            e.chunk_slider.value = min(2, e.chunk_slider.max)
+        reached = {n: c.value for n, c in e.controls.items()}  # after any clamping
+        fresh = cls(**reached)
+        if e.has_stepper:
+            fresh.chunk_slider.value = e.chunk_slider.value
+        assert shown(fresh) == shown(e), reached
     with e.batch():
         for control in e.controls.values():
             control.value = options(control)[0]
-    other = cls(**{name: c.value for name, c in e.controls.items()})
-    if last:
-        last.value = min(2, last.max)
-        other.chunk_slider.value = last.value
-    assert shown(other) == shown(e)
+    fresh = cls(**{n: c.value for n, c in e.controls.items()})
+    if e.has_stepper:
+        fresh.chunk_slider.value = e.chunk_slider.value
+    assert shown(fresh) == shown(e)
+
+
+@by_name
+def test_a_setting_seen_before_is_neither_computed_nor_framed_again(cls):
+    e = cls()
+    for control in e.controls.values():
+        back, there = control.value, options(control)[0]
+        control.value = there
+        control.value = back
+        misses, renders = e._compute.cache_info().misses, e.layers.frame_renders
+        for _ in range(2):
+            control.value = there
+            control.value = back
+        assert e._compute.cache_info().misses == misses
+        assert e.layers.frame_renders == renders
 
 
 @by_name
@@ -209,3 +236,30 @@ def test_importing_a_widget_module_does_not_import_matplotlib(module):
                           "print('matplotlib' in sys.modules)"],
                          env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_the_move_benchmark_finds_every_control_and_reports_them():
+    """benchmarks/explorers.py on one control of the overlap explorer with the smallest grid
+    (no timing is judged here: the benchmark is run on demand)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import explorers as bench
+
+    found = dict(bench.factories())
+    assert sorted(found) == sorted(f.replace("chunklib.widgets.", "").replace(":", ".")
+                                   for f in FACTORIES)
+    factory = found["overlap.overlap_explorer"]
+    assert sorted(bench.controls(factory())) == [
+        "chunk_slider", "n_slider", "overlap_slider", "size_slider"]
+    result = bench.measure_control(factory, "overlap_slider", 2, seed=0)
+    assert result["range"] == [0, 199] and result["moves"] == 10  # 2 values, 5 passes
+    assert result["p50"] <= result["p95"] <= result["max"]
+    data = {"date": "now", "machine": {"cpu": "test", "cores": 2, "python": "3.11"},
+            "load_before": "1.00 1.00 1.00", "load_after": "2.00 1.00 1.00", "grid": 2,
+            "explorers": [{"explorer": "overlap.overlap_explorer", "base": True,
+                           "controls": [result]}]}
+    table = bench.markdown(data)
+    assert "load average 1.00 1.00 1.00 before, 2.00 1.00 1.00 after" in table
+    assert "| overlap.overlap_explorer | yes | overlap_slider | 0–199 | 10 |" in table
+    (lines,) = bench.reading_lines("overlap.")
+    assert {"chunklib.windows", "chunklib.widgets.explorer"} <= set(lines["modules"])
+    assert lines["code_lines"] < lines["total_lines"] == sum(lines["modules"].values())

@@ -21,9 +21,13 @@ def pixels(png: bytes) -> bytes:
 
 def draw(layers, n, spans, current=0):
     ax = layers.axes[0]
-    return layers.draw(key=(n,), frame=lambda: interval_frame(ax, n),
-                       data=lambda: interval_rows(ax, spans, list(range(len(spans))), current),
-                       overlays=(ax.yaxis, *ax.spines.values()))
+
+    def data():
+        ax.set_xlim(0, n)
+        return interval_rows(ax, spans, list(range(len(spans))), current)
+
+    return layers.draw(key=(n,), frame=lambda: interval_frame(ax), data=data,
+                       overlays=(ax.yaxis, *ax.spines.values()), underlays=(ax.xaxis,))
 
 
 def test_the_frame_is_rendered_once_per_key():

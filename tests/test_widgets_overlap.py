@@ -15,7 +15,7 @@ def test_initial_state_shows_the_worked_example():
                  "1300 (1.30× the document)", "O + 1 = 51"):
         assert fact in e.summary.value, fact
     ax = e.figure.axes[0]
-    assert ax.get_xlabel() == "position in the document (tokens)" and ax.get_ylabel() == "chunk"
+    assert [t.get_text() for t in ax.texts] == ["position in the document (tokens)", "chunk"]
     assert all(float(t).is_integer() for t in ax.get_xticks())
     assert [p.get_hatch() for p in ax.patches] == [None, "///", None]  # new, repeated, current
 
@@ -66,8 +66,9 @@ def test_empty_document():
 
 @pytest.mark.parametrize("args", [dict(size=200, overlap=200), dict(overlap=-1),
                                   dict(n=-1), dict(size=0)])
-def test_invalid_start_values_are_refused(args):
-    with pytest.raises(ValueError):
+def test_invalid_start_values_are_refused(args, monkeypatch):
+    with pytest.raises(ValueError, match=next(iter(args))):
         OverlapExplorer(**args)
-    with pytest.raises(ValueError):
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")  # the placeholder refuses them too
+    with pytest.raises(ValueError, match=next(iter(args))):
         overlap_explorer(**args)

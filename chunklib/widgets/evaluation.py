@@ -4,91 +4,119 @@ duplication curve and the top-k view of one question.
 The curve shows, for fixed windows of the chosen size, how many questions are complete at each
 overlap of the sweep against the index's duplication ratio; the current overlap is ringed, the
 stopping rule's choice is a star, structure-aware chunks of the same size are a square. The
-top-k view draws the hits for the chosen question over its source (evidence hatched), on an x
-range around the evidence that widens in steps of √2 only as far as the nearby hits need.
-Every number comes from ``chunklib.experiment``, which caches each evaluation in memory, so
-moving a slider back and forth recomputes nothing. Both summaries are the pictures' text
-alternatives.
+top-k view draws the hits of the chosen question and strategy over its source (evidence
+hatched). Each picture has its summary beside it, its text alternative.
 
-Both pictures redraw through ``chunklib.widgets.layers.Layers``: the curve's frame (the sweep, the
-star, the square, axes) depends only on the size, the top-k frame (evidence, axes, legend) only
-on the question, the x range and the rows; a move draws the ring and the hit bars over a
-cached frame. While nbgrader runs the notebook, ``evaluation_explorer`` checks its arguments
-and returns a note instead of the explorer (matplotlib is not imported).
+One setting (size, overlap, question, view) gives one ``EvaluationView``, computed once by the
+base (``chunklib.widgets.explorer``). The numbers come from ``chunklib.experiment``, which
+caches every evaluation for the kernel's life; the first explorer of a kernel evaluates every
+size the slider offers while it is built (about 1 s), so no later move waits for an evaluation.
+The top-k view is the base's picture; the curve is the extra view, with its own layers.
 
-Leaves out: the drawing functions and their colours (``chunklib.widgets.evaluation_plot``),
-embeddings, and editing the question set.
+Leaves out: the drawing (``chunklib.widgets.evaluation_plot``), embeddings, and editing the
+question set.
 
-    >>> EvaluationExplorer().size_slider.description
-    'chunk size'
+    >>> EvaluationExplorer().summary_rows()[0]
+    ('recall, precision', '0.99, 0.154')
 """
 
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
-from functools import lru_cache
+from typing import NamedTuple
 
 import ipywidgets as widgets
 
 from chunklib.course import experiment as ex
 from chunklib.course.questions import get_question, load_questions
-from chunklib.widgets.common import (
-    autograding,
-    image_view,
-    int_slider,
-    not_drawn,
-    set_image,
-    summary_html,
-)
+from chunklib.widgets.common import image_view, int_slider, set_image, summary_html
 from chunklib.widgets.evaluation_plot import (
     CURVE_MARGINS,
     TOPK_MARGINS,
-    curve_axes,
     curve_frame,
-    curve_marker,
-    topk_axes,
-    topk_bars,
+    curve_points,
+    hit_marks,
     topk_frame,
+    topk_hits,
     topk_range,
 )
+from chunklib.widgets.explorer import Explorer
 from chunklib.widgets.layers import Layers
 
 VIEWS = {"windows": "fixed windows", "structure": "structure-aware", "parent-child": "parent-child"}
-CACHED_SIZES = 16     # sweeps (one per size) kept by the explorer; the sizes offered are 9
 
 
-@lru_cache(maxsize=CACHED_SIZES)
-def curve_data(size: int, k: int = ex.K) -> tuple[tuple[ex.Summary, ...], ex.Summary, ex.Summary]:
-    """(the overlap sweep, the stopping rule's choice, structure-aware chunks) for ``size``.
+def curves(k: int = ex.K) -> dict[int, tuple]:
+    """Every size the explorer offers -> (the overlap sweep, the stopping rule's choice,
+    structure-aware chunks); parent-child is evaluated too, so the top-k view finds it in
+    ``chunklib.experiment``'s cache (which makes a second call cost next to nothing).
 
-    ``curve_data(400)[1].strategy.overlap`` -> 100
+    ``curves()[400][1].strategy.overlap`` -> 100
     """
-    sweep = tuple(ex.overlap_sweep(size, k))
-    return sweep, ex.stopping_point(sweep), ex.summarize(ex.Strategy("structure", size), k)
+    out = {}
+    for size in ex.SIZES:
+        sweep = tuple(ex.overlap_sweep(size, k))
+        out[size] = sweep, ex.stopping_point(sweep), ex.summarize(ex.Strategy("structure", size),
+                                                                  k)
+        ex.evaluate(ex.Strategy("parent-child", size), k)
+    return out
 
 
-def _replace(old: list, make: Callable[[], list]) -> None:
-    """Remove the artists in ``old``, then hold the artists ``make()`` adds in their place
-    (in this order: removing an axes' old legend after ``make`` drew a new one would drop
-    the new one)."""
-    for artist in old:
-        artist.remove()
-    old[:] = make()
+class EvaluationView(NamedTuple):
+    """Everything the explorer shows for one setting."""
+
+    size: int
+    overlap: int
+    sweep: tuple        # the overlap sweep of this size (Summary per overlap)
+    stop: ex.Summary    # the stopping rule's choice
+    structure: ex.Summary
+    here: ex.Summary    # windows of this size and overlap
+    question: object    # the chosen question
+    strategy: ex.Strategy  # the strategy of the top-k view
+    outcome: ex.Outcome
+    marks: tuple        # per hit: (holds all evidence, near-duplicate, near the evidence)
+    xlim: tuple[int, int]
 
 
-class EvaluationExplorer(widgets.VBox):
+class EvaluationExplorer(Explorer):
     """Sliders for size and overlap, a question, which strategy's top-k to show.
 
     ``EvaluationExplorer().overlap_slider.value = 150`` redraws both pictures and summaries.
     """
 
+    name = "evaluation explorer"
+    figsize = (6.4, 3.0)
+    margins = TOPK_MARGINS
+    has_stepper = False
+    k = ex.K
+
     def __init__(self, size: int = 400, overlap: int = 100, question: str = "q19",
-                 view: str = "windows", k: int = ex.K):
-        _check(size, overlap, question, view)
-        self.k = k
-        self.size_slider = int_slider("chunk size", size, ex.SIZES[0], ex.SIZES[-1], 100,
-                                      "chunk size in characters")
+                 view: str = "windows"):
+        self.check(size=size, overlap=overlap, question=question, view=view)  # before curves
+        self.curves = curves(self.k)
+        self.xmax = max(s.index_duplication for sweep, _stop, structure in self.curves.values()
+                        for s in (*sweep, structure)) * 1.08 + 0.03
+        self.curve_layers = Layers(6.4, 3.6, margins=CURVE_MARGINS)
+        self.curve_image = image_view(b"")
+        self.curve_summary = widgets.HTML(layout=widgets.Layout(min_width="22em"))
+        self.curve_shown: tuple[int, int] | None = None  # (size, overlap) the curve shows
+        super().__init__(size=size, overlap=overlap, question=question, view=view)
+
+    @classmethod
+    def check(cls, size=400, overlap=100, question="q19", view="windows") -> None:
+        ex.Strategy("windows", size, overlap)  # sizes and overlaps that are ints, overlap < size
+        if size not in ex.SIZES:
+            raise ValueError(f"size must be one of {ex.SIZES}, got {size!r}")
+        if overlap % ex.OVERLAP_STEP or overlap > size // 2:
+            raise ValueError(f"overlap must be a multiple of {ex.OVERLAP_STEP} up to half the "
+                             f"size, got {overlap!r}")
+        get_question(question)
+        if view not in VIEWS:
+            raise ValueError(f"view must be one of {list(VIEWS)}, got {view!r}")
+
+    def make_controls(self, size, overlap, question, view):
+        self.size_slider = int_slider("chunk size", size, ex.SIZES[0], ex.SIZES[-1],
+                                      ex.SIZES[1] - ex.SIZES[0], "chunk size in characters")
         self.overlap_slider = int_slider("overlap", overlap, 0, size // 2, ex.OVERLAP_STEP,
                                          "overlap of the fixed windows in characters, at most "
                                          "half the size")
@@ -98,119 +126,91 @@ class EvaluationExplorer(widgets.VBox):
             layout=widgets.Layout(width="48em"), style={"description_width": "9em"})
         self.view_buttons = widgets.ToggleButtons(
             options=[(label, key) for key, label in VIEWS.items()], value=view,
-            description="top-k of", tooltips=[f"show the top-{k} of {v}" for v in VIEWS.values()],
-            style={"description_width": "9em"})
+            description="top-k of", style={"description_width": "9em"},
+            tooltips=[f"show the top-{self.k} of {v}" for v in VIEWS.values()])
         self.view_buttons.tooltip = "which strategy's top-k to show"
-        # one frame per size (9 sizes) and per question and x range
-        self.curve_layers = Layers(6.4, 3.6, margins=CURVE_MARGINS, max_frames=len(ex.SIZES) + 1)
-        self.topk_layers = Layers(6.4, 3.0, margins=TOPK_MARGINS, max_frames=12)
-        self.curve_figure, self.topk_figure = self.curve_layers.figure, self.topk_layers.figure
-        curve_axes(self.curve_figure.axes[0], len(load_questions()))
-        topk_axes(self.topk_figure.axes[0])
-        self._curve_artists: list = []  # the current frame's artists, replaced on a new key
-        self._topk_artists: list = []
-        self.curve_image, self.topk_image = image_view(b""), image_view(b"")
-        self.summary, self.topk_summary = widgets.HTML(), widgets.HTML()
-        super().__init__([self.size_slider, self.overlap_slider,
-                          widgets.HBox([self.curve_image, self.summary]),
-                          self.question_menu, self.view_buttons,
-                          widgets.HBox([self.topk_image, self.topk_summary])])
-        self.size_slider.observe(self._on_size, names="value")
-        self.overlap_slider.observe(self._redraw, names="value")
-        self.question_menu.observe(self._redraw_topk, names="value")
-        self.view_buttons.observe(self._redraw_topk, names="value")
-        self._redraw()
+        return {"size": self.size_slider, "overlap": self.overlap_slider,
+                "question": self.question_menu, "view": self.view_buttons}
 
-    def strategy(self) -> ex.Strategy:
-        """The strategy the top-k view shows."""
-        size, view = self.size_slider.value, self.view_buttons.value
-        return ex.Strategy(view, size, self.overlap_slider.value if view == "windows" else 0)
+    def adjust(self, name, old, new) -> None:
+        if name == "size":
+            self.overlap_slider.max = new // 2  # clamps the overlap when it is too big
 
-    def _on_size(self, change) -> None:
-        overlap = self.overlap_slider.value
-        self.overlap_slider.max = change["new"] // 2  # clamps the overlap when it is too big
-        if self.overlap_slider.value == overlap:  # a clamped overlap has redrawn already
-            self._redraw()
+    def arrange(self):
+        return [self.size_slider, self.overlap_slider,
+                widgets.HBox([self.curve_image, self.curve_summary]),
+                self.question_menu, self.view_buttons, widgets.HBox([self.image, self.summary])]
 
-    def summary_rows(self) -> list[tuple[str, str]]:
-        """The curve's text alternative as (label, value) pairs."""
-        size, overlap = self.size_slider.value, self.overlap_slider.value
-        sweep, stop, structure = curve_data(size, self.k)
+    def compute(self, params) -> EvaluationView:
+        size, overlap, question_id, view = params
+        sweep, stop, structure = self.curves[size]
         here = next(s for s in sweep if s.strategy.overlap == overlap)
-        curve = ", ".join(f"O={s.strategy.overlap}: {s.counts}" for s in sweep)
+        question = get_question(question_id)
+        strategy = ex.Strategy(view, size, overlap if view == "windows" else 0)
+        number = [q.id for q in load_questions()].index(question_id)
+        outcome = ex.evaluate(strategy, self.k)[number]
+        marks = hit_marks(question, outcome.hits)
+        return EvaluationView(size, overlap, sweep, stop, structure, here, question, strategy,
+                              outcome, marks, topk_range(question, outcome.hits, marks))
+
+    # the base's picture: the top-k view
+    def frame_key(self, view: EvaluationView):
+        return self.k  # one frame: ranks and legend
+
+    def draw_frame(self, ax, view: EvaluationView) -> None:
+        topk_frame(ax, self.k)
+
+    def draw_data(self, ax, view: EvaluationView, current):
+        return topk_hits(ax, view.question, view.outcome.hits, view.marks, view.xlim)
+
+    def overlays(self, ax) -> tuple:
+        return tuple(ax.spines.values())  # the rank axis never changes
+
+    def describe(self, view: EvaluationView, current):
+        o = view.outcome
+        rows = [("recall, precision", f"{o.recall:.2f}, {o.precision:.3f}")]
+        for rank, (h, (holds, repeats, _near)) in enumerate(zip(o.hits, view.marks,
+                                                                strict=True)):
+            rows.append((f"hit {rank + 1}", f"{h['source_id']} {h['start']}–{h['end']}, score "
+                         f"{h['score']}; holds the evidence: {'yes' if holds else 'no'}; "
+                         f"near-duplicate: {'yes' if repeats else 'no'}"))
+        verdict = "complete" if o.complete else "not complete"
+        q = view.question
+        return f"{q.id} (in {q.source_id}) with {view.strategy.label}: {verdict}", rows
+
+    def alt(self, view: EvaluationView, current) -> str:
+        q = view.question
+        return f"Top {self.k} hits of {view.strategy.label} for {q.id}, over {q.source_id}."
+
+    # the extra view: the curve
+    def curve_rows(self, view: EvaluationView) -> list[tuple[str, str]]:
+        """The curve's text alternative as (label, value) pairs."""
+        here, stop, structure = view.here, view.stop, view.structure
         return [("windows now", f"{here.counts} complete, index duplication "
-                 f"{here.index_duplication:.3f}"),
+                                f"{here.index_duplication:.3f}"),
                 ("near-duplicate hits", f"{here.near_duplicates} of {here.hits}"),
-                ("the curve", curve),
+                ("the curve", ", ".join(f"O={s.strategy.overlap}: {s.counts}"
+                                        for s in view.sweep)),
                 ("stopping rule", f"stop at O={stop.strategy.overlap} ({stop.counts}): the "
-                 "next step gains less than one question"
-                 if stop is not sweep[-1] else "every step gains: no stop within the sweep"),
+                 "next step gains less than one question" if stop is not view.sweep[-1]
+                 else "every step gains: no stop within the sweep"),
                 ("structure-aware", f"{structure.counts} complete, index duplication "
-                 f"{structure.index_duplication:.3f}")]
+                                    f"{structure.index_duplication:.3f}")]
 
-    def _redraw(self, _change=None) -> None:
-        size, overlap = self.size_slider.value, self.overlap_slider.value
-        sweep, stop, structure = curve_data(size, self.k)
-        ax = self.curve_figure.axes[0]
+    def show(self, view: EvaluationView, current) -> None:
+        if (view.size, view.overlap) == self.curve_shown:  # a question or view move
+            return
+        self.curve_shown = view.size, view.overlap
+        ax = self.curve_layers.axes[0]
         png = self.curve_layers.draw(
-            key=(size, self.k),
-            frame=lambda: _replace(self._curve_artists,
-                                   lambda: curve_frame(ax, sweep, stop, structure)),
-            data=lambda: curve_marker(ax, sweep, overlap),
-        )
-        set_image(self.curve_image, png,
-                  f"Complete questions against duplication for windows of {size} characters.")
-        self.summary.value = summary_html(f"Windows of {size} characters, overlap {overlap}, "
-                                          f"top {self.k}", self.summary_rows())
-        self._redraw_topk()
-
-    def outcome(self) -> ex.Outcome:
-        """The chosen question's outcome under the strategy of the top-k view (cached)."""
-        index = [q.id for q in load_questions()].index(self.question_menu.value)
-        return ex.evaluate(self.strategy(), self.k)[index]
-
-    def topk_rows(self) -> list[list[str]]:
-        """The top-k view as rows: rank, source and span, score, holds evidence, repeats."""
-        question = get_question(self.question_menu.value)
-        rows, hits = [], list(self.outcome().hits)
-        for rank, h in enumerate(hits):
-            holds = h["source_id"] == question.source_id and all(
-                h["start"] <= s and e <= h["end"] for s, e in question.evidence_spans)
-            repeats = ex.near_duplicates(hits[:rank + 1]) > ex.near_duplicates(hits[:rank])
-            rows.append([str(rank + 1), f"{h['source_id']} {h['start']}–{h['end']}",
-                         str(h["score"]), "yes" if holds else "no", "yes" if repeats else "no"])
-        return rows
-
-    def _redraw_topk(self, _change=None) -> None:
-        question, strategy, outcome = (get_question(self.question_menu.value), self.strategy(),
-                                       self.outcome())
-        ax = self.topk_figure.axes[0]
-        xlim, rows = topk_range(question, outcome.hits), max(self.k, len(outcome.hits))
-        png = self.topk_layers.draw(
-            key=(question.id, xlim, rows),
-            frame=lambda: _replace(self._topk_artists,
-                                   lambda: topk_frame(ax, question, xlim, rows)),
-            data=lambda: topk_bars(ax, question, outcome, xlim[0]),
-            overlays=tuple(ax.spines.values()),
-        )
-        set_image(self.topk_image, png,
-                  f"Top {self.k} hits of {strategy.label} for {question.id}.")
-        head = "".join(f"<th>{h}</th>" for h in ("rank", "source span", "score",
-                                                 "holds evidence", "near-duplicate"))
-        body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>"
-                       for row in self.topk_rows())
-        verdict = "complete" if outcome.complete else "not complete"
-        self.topk_summary.value = (
-            f"<div role='status' aria-live='polite'><b>{html.escape(question.id)} with "
-            f"{html.escape(strategy.label)}: {verdict}</b>, recall {outcome.recall:.2f}, "
-            f"precision {outcome.precision:.3f}<table><tr>{head}</tr>{body}</table></div>")
-
-
-def _check(size: int, overlap: int, question: str, view: str) -> None:
-    ex.Strategy("windows", size, overlap)  # validates size and overlap
-    get_question(question)
-    if view not in VIEWS:
-        raise ValueError(f"view must be one of {list(VIEWS)}, got {view!r}")
+            key="curve", frame=lambda: curve_frame(ax, view.here.n, self.xmax),
+            data=lambda: curve_points(ax, view.sweep, view.stop, view.structure, view.overlap))
+        alt = f"Complete questions against duplication for windows of {view.size} characters."
+        set_image(self.curve_image, png, alt)
+        self.curve_summary.value = (
+            summary_html(f"Windows of {view.size} characters, overlap {view.overlap}, top "
+                         f"{self.k}", self.curve_rows(view))
+            + f"<p><small>Plot: {html.escape(alt)}</small></p>")
 
 
 def evaluation_explorer(size: int = 400, overlap: int = 100, question: str = "q19",
@@ -219,7 +219,4 @@ def evaluation_explorer(size: int = 400, overlap: int = 100, question: str = "q1
 
     ``evaluation_explorer(400, 100)`` -> EvaluationExplorer(...)
     """
-    _check(size, overlap, question, view)
-    if autograding():
-        return not_drawn("evaluation explorer")
-    return EvaluationExplorer(size, overlap, question, view)
+    return EvaluationExplorer.build(size=size, overlap=overlap, question=question, view=view)

@@ -8,6 +8,9 @@ same key restores it and draws only the data artists over it (matplotlib's blitt
 ``copy_from_bbox``, ``restore_region``, ``draw_artist``), then encodes the canvas with Pillow.
 Artists marked animated are left out of the frame render; the data artists and the overlays
 (usually the y axis, whose ticks follow the number of rows, and the spines) are animated.
+Underlays (an x axis whose range follows a slider, say: drawing an axis costs more than the
+bars) are drawn on the frame and, with a key of their own, kept with it, so a slider that
+changes the range costs one axis draw the first time and a restore after that.
 
 The figure has fixed margins (``subplots_adjust``), never a layout engine: a layout engine
 would move the axes between draws and invalidate the cached frame. Callers choose margins that
@@ -70,11 +73,12 @@ class Layers:
 
     ``png = layers.draw(key=(n,), frame=set_up_axes, data=draw_bars)``: ``frame()`` runs only
     when the key differs from the previous draw's; ``data()`` runs every time and returns the
-    artists it added, which the next draw removes.
+    artists it added, which the next draw removes. At most ``max_frames`` pictures are kept
+    (about 0.6 MB each), frames and frames with underlays together, the least recent dropped.
     """
 
     def __init__(self, width: float, height: float, margins: dict | None = None, nrows: int = 1,
-                 max_frames: int = 8, dpi: int = DPI):
+                 max_frames: int = 24, dpi: int = DPI):
         if max_frames < 1:
             raise ValueError(f"max_frames must be at least 1, got {max_frames!r}")
         self.figure = new_canvas_figure(width, height, margins, nrows, dpi)
@@ -90,11 +94,16 @@ class Layers:
         return self.figure.axes
 
     def draw(self, key: Hashable, frame: Callable[[], None],
-             data: Callable[[], Iterable], overlays: Iterable = ()) -> bytes:
+             data: Callable[[], Iterable], overlays: Iterable | Callable = (),
+             underlays: Iterable | Callable = (), under_key: Hashable | None = None) -> bytes:
         """Redraw and return the PNG: ``frame()`` on a new key, ``data()`` always.
 
         ``overlays`` are existing artists drawn over the data on every draw (for example an
-        axis whose tick labels depend on the data); they are kept, never removed.
+        axis whose tick labels depend on the data), ``underlays`` under it (for example an x
+        axis and its grid, whose range ``data()`` sets); both are kept, never removed, and
+        either may be a function returning them (called after ``frame()``). With an
+        ``under_key`` (what the underlays depend on besides ``key``), the frame with the
+        underlays drawn on it is kept too, so a draw with a known pair only restores it.
         """
         for artist in self._data:
             artist.remove()
@@ -103,21 +112,38 @@ class Layers:
             frame()
             self._key = key
         self._data = [a for a in data() if a is not None]
-        on_top = [*self._data, *overlays]
-        for artist in on_top:
+        underlays = list(underlays() if callable(underlays) else underlays)
+        overlays = list(overlays() if callable(overlays) else overlays)
+        for artist in [*underlays, *self._data, *overlays]:
             artist.set_animated(True)
         canvas = self.figure.canvas
-        background = self._frames.get(key)
+        both = (key, under_key)
+        if under_key is not None and both in self._frames:
+            self._frames.move_to_end(both)
+            canvas.restore_region(self._frames[both])
+        else:
+            self._restore_frame(key)
+            for artist in underlays:
+                self.figure.draw_artist(artist)
+            if under_key is not None:
+                self._keep(both, canvas.copy_from_bbox(self.figure.bbox))
+        for artist in [*self._data, *overlays]:
+            self.figure.draw_artist(artist)
+        return canvas_png(self.figure)
+
+    def _restore_frame(self, key: Hashable) -> None:
+        """Put the frame of ``key`` on the canvas, rendering it if it is not kept."""
+        canvas = self.figure.canvas
+        background = self._frames.get((key,))
         if background is None:
             canvas.draw()  # skips animated artists: the frame alone
             self.frame_renders += 1
-            background = canvas.copy_from_bbox(self.figure.bbox)
-            self._frames[key] = background
-            if len(self._frames) > self.max_frames:
-                self._frames.popitem(last=False)
+            self._keep((key,), canvas.copy_from_bbox(self.figure.bbox))
         else:
-            self._frames.move_to_end(key)
+            self._frames.move_to_end((key,))
             canvas.restore_region(background)
-        for artist in on_top:
-            self.figure.draw_artist(artist)
-        return canvas_png(self.figure)
+
+    def _keep(self, key: Hashable, background) -> None:
+        self._frames[key] = background
+        if len(self._frames) > self.max_frames:
+            self._frames.popitem(last=False)

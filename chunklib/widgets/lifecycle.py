@@ -1,33 +1,30 @@
 """The lesson-5 lifecycle explorer: edit a source, watch which ids, entries and vectors change.
 
-A real ``ChunkIndex`` in memory starts with the course fixture published as generation 1. Each
-edit (insert a paragraph, rename a heading, change or remove a section's ACL, add an unrelated
+A real ``ChunkIndex`` in memory holds the course fixture, published as generation 1. Each
+edit (rename a heading, insert a paragraph, change or remove a section's ACL, add an unrelated
 source, delete the source) is made to that original fixture and built by ``lifecycle.update``
-as a shadow generation, which readers do not see. The plot shows, per chunk of the edited
-source, whether its chunk_id, index entry and vector are as in generation 1. *Publish*
-switches the pointer to the shadow, *roll back* switches it back; the summary, which is the
-plot's text alternative, says which generation readers see and what an employee and an SRE
-find for the production table.
+as shadow generation 2, which readers do not see, in a copy of that index (SQLite's backup,
+well under a millisecond), so every edit starts from the same generation 1 and shows the same
+numbers whatever was tried before. The plot shows, per chunk of the edited source, whether its
+chunk_id, index entry and vector are as in generation 1. *Publish* switches the copy's pointer
+to the shadow, *roll back* switches it back; the summary, which is the plot's text
+alternative, says which generation readers see and what an employee and an SRE find for the
+production row. Choosing another edit while the shadow is published rolls back first.
 
-A menu change that returns to an edit built a moment ago reuses its shadow: the last few
-shadows stay in the index (a bounded LRU, keyed by what the edit changes; the oldest is dropped
-with ``ChunkIndex.drop``), with their plan, plot columns and change table, and the search lines
-are kept per generation (a generation never changes once built). A new edit is built from
-generation 1 as before. The plot is redrawn through ``chunklib.widgets.layers.Layers``, its frame
-rendered once per set of columns (edits often share theirs). While nbgrader autogrades,
-``lifecycle_explorer`` returns a note instead (no matplotlib).
+One setting (edit, section, published) gives one ``LifecycleView``, computed once by the base
+(``chunklib.widgets.explorer``); the last ``KEPT_SHADOWS`` built indexes are kept, so a return
+to a recent edit builds nothing and can still be published.
 
 Leaves out: the plot (``chunklib.widgets.lifecycle_plot``), the change table and the report's
 summary rows (``chunklib.widgets.lifecycle_html``), edits of your own text (the edits are
 fixed, so every number is reproducible), sources other than the Deployment Guide.
 
-    >>> LifecycleExplorer().edit_menu.options[0]
-    'rename the heading'
+    >>> LifecycleExplorer().summary_rows()[1]
+    ('readers see', 'generation 1 (the fixture)')
 """
 
 from __future__ import annotations
 
-import html
 from collections import OrderedDict
 from typing import NamedTuple
 
@@ -35,170 +32,207 @@ import ipywidgets as widgets
 
 from chunklib.course.edits import EDITS, QUERY, SECTIONLESS, SOURCE_ID, make_edit
 from chunklib.course.fixture import load_sources
-from chunklib.documents import Source
 from chunklib.elements import parse_elements
 from chunklib.index import ChunkIndex
 from chunklib.lifecycle import FakeEmbedder, UpdateReport, update
-from chunklib.widgets.common import (
-    autograding,
-    image_view,
-    not_drawn,
-    set_image,
-    summary_html,
-)
-from chunklib.widgets.layers import Layers
+from chunklib.widgets.explorer import Explorer
 from chunklib.widgets.lifecycle_html import change_table, report_rows
 from chunklib.widgets.lifecycle_plot import (
     MARGINS,
     column_states,
-    column_ticks,
-    states_axes,
     states_cells,
     states_frame,
 )
 
 MATRIX = ("Deployment Guide", "Environment Matrix")
-KEPT_SHADOWS = 8  # shadows kept in the index for a quick return to a recent edit
+KEPT_SHADOWS = 8  # built indexes kept for a quick return to a recent edit
+FIXTURE = 1       # the generation the fixture is published as; every shadow is the next one
 
 
 class Shadow(NamedTuple):
-    """One built edit: what the views show of it (the report is None if it was refused)."""
+    """One edit built in its own copy of the fixture's index."""
+
+    index: ChunkIndex
+    report: UpdateReport
+    description: str
+
+
+class LifecycleView(NamedTuple):
+    """Everything the explorer shows of one edit, published or not."""
 
     description: str
-    report: UpdateReport | None
-    refused: str
-    columns: list
-    table: str
+    report: UpdateReport
+    columns: list      # (label, (chunk_id, entry, vector) states) per chunk, see lifecycle_plot
+    table: str         # the change table (HTML)
+    published: bool
+    finds: tuple[str, str]  # what an employee and an SRE find for QUERY
 
 
-def heading_paths_of_guide(sources: list[Source]) -> list[tuple[str, ...]]:
+def guide_headings() -> list[tuple[str, ...]]:
     """The heading paths of the Deployment Guide, in reading order: the sections offered.
 
-    ``heading_paths_of_guide(load_sources())[0]`` -> ('Deployment Guide',)
+    >>> guide_headings()[1]
+    ('Deployment Guide', 'Overview')
     """
-    guide = next(s for s in sources if s.source_id == SOURCE_ID)
+    guide = next(s for s in load_sources() if s.source_id == SOURCE_ID)
     return [e.heading_path for e in parse_elements(guide.text) if e.kind == "heading"]
 
 
-class LifecycleExplorer(widgets.VBox):
-    """Interactive lesson-5 explorer; a VBox, so the lesson cell just returns it.
+def finds(index: ChunkIndex) -> tuple[str, str]:
+    """What an employee and an SRE of kestrel find for ``QUERY`` in the published generation.
 
-    ``LifecycleExplorer().edit_menu.value = "change the section's ACL"`` rebuilds the shadow.
+    ``finds(index)`` -> ('nothing', "'production | 4 | SRE' (...)")
+    """
+    texts = {c.chunk_id: c.text for c in index.chunks()}
+    return tuple("; ".join(f"{texts[cid][:40]!r} ({s:.2f})" for cid, s in
+                           index.search(QUERY, "kestrel", groups, 3, ranking="bm25")) or "nothing"
+                 for groups in (["employees"], ["sre"]))
+
+
+class LifecycleExplorer(Explorer):
+    """Interactive lesson-5 explorer: an edit menu, a section menu, publish and roll back.
+
+    ``LifecycleExplorer().edit_menu.value = "change the section's ACL"`` builds that shadow.
     """
 
+    name = "lifecycle explorer"
+    figsize = (7.5, 2.2)
+    margins = MARGINS
+    has_stepper = False
+
     def __init__(self, edit: str = EDITS[0], section: tuple[str, ...] = MATRIX):
-        self.sources = load_sources()
-        self.index, self.embedder = ChunkIndex(), FakeEmbedder()
-        update(self.index, self.sources, self.embedder)  # generation 1, published
-        paths = heading_paths_of_guide(self.sources)
-        self._shadows: OrderedDict[tuple, Shadow] = OrderedDict()  # LRU, see the docstring
-        self._queries: dict[int, tuple[str, str]] = {}  # generation -> employee, SRE lines
-        self._base: dict | None = None  # chunk_id -> record of generation 1
-        style = {"description_width": "7em"}
-        self.edit_menu = widgets.Dropdown(options=list(EDITS), value=edit, description="edit",
-                                          tooltip="which edit to make", style=style)
-        self.section_menu = widgets.Dropdown(
-            options=[(" > ".join(p[1:]) or p[0], p) for p in paths], value=tuple(section),
-            description="section", tooltip="the heading the edit applies to", style=style)
+        self.check(edit=edit, section=section)  # before the fixture's index is built
+        self.fixture, self.embedder = ChunkIndex(), FakeEmbedder()
+        update(self.fixture, load_sources(), self.embedder)  # generation 1, published
+        self.fixture_chunks = {c.chunk_id: c for c in self.fixture.chunks(FIXTURE)}
+        self.fixture_finds = finds(self.fixture)
+        self.shadows: OrderedDict[tuple, Shadow] = OrderedDict()
+        self.published, self.switched_back = False, ""
         self.publish_button = widgets.Button(description="publish shadow",
                                              tooltip="switch readers to the shadow generation")
         self.rollback_button = widgets.Button(description="roll back",
                                               tooltip="switch readers back to generation 1")
-        self.note, self.summary, self.table = widgets.HTML(), widgets.HTML(), widgets.HTML()
-        self.layers = Layers(7.5, 2.2, margins=MARGINS)
-        self.figure = self.layers.figure
-        states_axes(self.figure.axes[0])  # once: the frames differ only in their x axis
-        self.image = image_view(b"")
-        buttons = widgets.HBox([self.publish_button, self.rollback_button])
-        super().__init__([widgets.VBox([self.edit_menu, self.section_menu, buttons, self.note]),
-                          widgets.HBox([self.image, self.summary]), self.table])
-        for menu in (self.edit_menu, self.section_menu):
-            menu.observe(self._rebuild, names="value")
-        self.publish_button.on_click(lambda _b: self._switch(publish=True))
-        self.rollback_button.on_click(lambda _b: self._switch(publish=False))
-        self._rebuild()
+        self.note = widgets.HTML()
+        self.table = widgets.HTML()
+        super().__init__(edit=edit, section=tuple(section))
+        self.publish_button.on_click(lambda _b: self.switch(publish=True))
+        self.rollback_button.on_click(lambda _b: self.switch(publish=False))
 
-    def _rebuild(self, _change=None) -> None:
-        note = ""
-        if self.index.published() != 1:
-            self.index.rollback()
-            note = "Readers were switched back to generation 1 before this edit was built. "
-        edit, section = self.edit_menu.value, self.section_menu.value
+    @classmethod
+    def check(cls, edit=EDITS[0], section=MATRIX) -> None:
+        if edit not in EDITS:
+            raise ValueError(f"edit must be one of {EDITS}, got {edit!r}")
+        if not isinstance(section, tuple | list) or tuple(section) not in guide_headings():
+            raise ValueError(f"section must be a heading path of {SOURCE_ID}, got {section!r}")
+
+    def make_controls(self, edit, section):
+        style = {"description_width": "7em"}
+        self.edit_menu = widgets.Dropdown(options=list(EDITS), value=edit, description="edit",
+                                          tooltip="which edit to make", style=style)
+        self.section_menu = widgets.Dropdown(
+            options=[(" > ".join(p[1:]) or p[0], p) for p in guide_headings()], value=section,
+            description="section", tooltip="the heading the edit applies to", style=style)
+        return {"edit": self.edit_menu, "section": self.section_menu}
+
+    def notes(self):
+        return [widgets.HBox([self.publish_button, self.rollback_button]), self.note]
+
+    def views(self):
+        return [self.table]
+
+    # -- state no control holds: which generation readers see ---------------------------------
+
+    def params(self):
+        return (*super().params(), self.published)
+
+    def shadow(self, edit: str, section: tuple[str, ...]) -> Shadow:
+        """``edit`` at ``section`` built as generation 2 in a copy of the fixture's index;
+        built once, the last ``KEPT_SHADOWS`` kept."""
         key = (edit,) if edit in SECTIONLESS else (edit, section)
-        shadow = self._shadows.get(key)
-        if shadow is None:
-            shadow = self._shadows[key] = self._build(edit, section)
-            while len(self._shadows) > KEPT_SHADOWS:
-                _key, old = self._shadows.popitem(last=False)
-                if old.report is not None:
-                    self.index.drop(old.report.generation)
-                    self._queries.pop(old.report.generation, None)
-        else:
-            self._shadows.move_to_end(key)
-        self.shadow, self.description, self.report = shadow, shadow.description, shadow.report
-        note += shadow.refused
-        self.note.value = f"<i>{html.escape(note)}</i>" if note else ""
-        self._redraw()
+        if key in self.shadows:
+            self.shadows.move_to_end(key)
+            return self.shadows[key]
+        index = ChunkIndex()
+        self.fixture.db.backup(index.db)  # generation 1, published, as built once
+        edited, deleted, description = make_edit(load_sources(), edit, section)
+        report = update(index, edited, self.embedder, deleted=deleted, publish=False)
+        self.shadows[key] = shadow = Shadow(index, report, description)
+        while len(self.shadows) > KEPT_SHADOWS:
+            self.shadows.popitem(last=False)[1].index.close()
+        return shadow
 
-    def _build(self, edit: str, section: tuple[str, ...]) -> Shadow:
-        """Build ``edit`` at ``section`` as a shadow of generation 1 (published now)."""
-        edited, deleted, description = make_edit(self.sources, edit, section)
-        try:
-            report = update(self.index, edited, self.embedder, deleted=deleted, publish=False)
-        except ValueError as error:  # a refused revision: nothing is built, readers unaffected
-            return Shadow(description, None, f"Refused: {error}", [], "")
-        touched = {SOURCE_ID, "onboarding-notes"}
-        columns = column_states(self.index, 1, report.generation, touched)
-        return Shadow(description, report, "", columns, self._table_html(report))
+    @property
+    def index(self) -> ChunkIndex:
+        """The index of the edit shown now (its pointer says what readers see)."""
+        return self.shadow(self.edit_menu.value, self.section_menu.value).index
 
-    def _switch(self, publish: bool) -> None:
-        if self.report is None:
+    @property
+    def report(self) -> UpdateReport:
+        """The update report of the edit shown now."""
+        return self.computed.report
+
+    def switch(self, publish: bool) -> None:
+        """Publish the shadow, or roll back to generation 1, then redraw."""
+        index, report, _ = self.shadow(self.edit_menu.value, self.section_menu.value)
+        if publish == self.published:
             return
-        if publish and self.index.published() == 1:
-            self.index.publish(self.report.generation)
-        elif not publish and self.index.published() != 1:
-            self.index.rollback()
-        self._redraw()
+        if publish:
+            index.publish(report.generation)
+        else:
+            index.rollback()
+        self.published, self.switched_back = publish, ""
+        self.refresh()
 
-    def query_line(self, groups: list[str]) -> str:
-        """What ``groups`` of kestrel find for the production row in the published generation."""
-        hits = self.index.search(QUERY, "kestrel", groups, 3, ranking="bm25")
-        texts = {c.chunk_id: c.text for c in self.index.chunks()}
-        return "; ".join(f"{texts[cid][:40]!r} ({s:.2f})" for cid, s in hits) or "nothing"
+    def adjust(self, name, old, new) -> None:
+        """A new edit or section: roll the shown one back first, so readers see generation 1."""
+        self.switched_back = ""
+        if self.published:
+            edit, section = self.edit_menu.value, self.section_menu.value
+            edit, section = (old, section) if name == "edit" else (edit, old)
+            self.shadow(edit, section).index.rollback()
+            self.published = False
+            self.switched_back = "Readers were switched back to generation 1 before this edit."
 
-    def summary_rows(self) -> list[tuple[str, str]]:
-        """The numbers the summary shows, as (label, value) pairs."""
-        shown = self.index.published()
-        rows = [("edit", self.description),
-                ("readers see", f"generation {shown}" + (" (the fixture)" if shown == 1
-                                                         else " (the edit, published)"))]
-        if self.report is not None:
-            rows += report_rows(self.report)
-        if shown not in self._queries:  # a generation never changes once built
-            self._queries[shown] = (self.query_line(["employees"]), self.query_line(["sre"]))
-        employee, sre = self._queries[shown]
-        rows += [(f"employee: {QUERY!r}", employee), (f"SRE: {QUERY!r}", sre)]
-        return rows
+    # -- what the base draws -----------------------------------------------------------------
 
-    def _table_html(self, report: UpdateReport) -> str:
-        if self._base is None:  # generation 1 never changes: read once
-            self._base = {c.chunk_id: c for c in self.index.chunks(1)}
-        new = {c.chunk_id: c for c in self.index.chunks(report.generation)}
-        return change_table(report.plan, self._base, new)
+    def compute(self, params) -> LifecycleView:
+        edit, section, published = params
+        index, report, description = self.shadow(edit, section)
+        new = {c.chunk_id: c for c in index.chunks(report.generation)}
+        columns = column_states(index, FIXTURE, report.generation,
+                                {SOURCE_ID, "onboarding-notes"})
+        return LifecycleView(description, report, columns,
+                             change_table(report.plan, self.fixture_chunks, new), published,
+                             finds(index) if published else self.fixture_finds)
 
-    def _redraw(self) -> None:
-        columns = self.shadow.columns
-        ax = self.figure.axes[0]
-        ticks = column_ticks(columns)  # the frame key: many edits share their columns
-        png = self.layers.draw(key=ticks, frame=lambda: states_frame(ax, ticks),
-                               data=lambda: states_cells(ax, columns),
-                               overlays=ax.spines.values())
-        set_image(self.image, png, f"{len(columns)} chunks: what changed after "
-                  f"{self.description}.")
-        self.summary.value = summary_html("Lifecycle of one edit", self.summary_rows())
-        self.table.value = self.shadow.table
-        self.publish_button.disabled = self.report is None or self.index.published() != 1
-        self.rollback_button.disabled = self.index.published() == 1
+    def frame_key(self, view: LifecycleView):
+        return "states"  # one frame: the x range and column labels are drawn with the cells
+
+    def draw_frame(self, ax, view: LifecycleView) -> None:
+        states_frame(ax)
+
+    def draw_data(self, ax, view: LifecycleView, current):
+        return states_cells(ax, view.columns)
+
+    def overlays(self, ax) -> tuple:
+        return tuple(ax.spines.values())  # the three row names never change
+
+    def describe(self, view: LifecycleView, current):
+        shown = (f"generation {view.report.generation} (the edit, published)" if view.published
+                 else f"generation {FIXTURE} (the fixture)")
+        rows = [("edit", view.description), ("readers see", shown), *report_rows(view.report)]
+        employee, sre = view.finds
+        return "Lifecycle of one edit", rows + [(f"employee: {QUERY!r}", employee),
+                                                (f"SRE: {QUERY!r}", sre)]
+
+    def alt(self, view: LifecycleView, current) -> str:
+        return f"{len(view.columns)} chunks: what changed after {view.description}."
+
+    def show(self, view: LifecycleView, current) -> None:
+        self.note.value = f"<i>{self.switched_back}</i>" if self.switched_back else ""
+        self.table.value = view.table
+        self.publish_button.disabled = view.published
+        self.rollback_button.disabled = not view.published
 
 
 def lifecycle_explorer(edit: str = EDITS[0],
@@ -207,10 +241,4 @@ def lifecycle_explorer(edit: str = EDITS[0],
 
     ``lifecycle_explorer()`` -> LifecycleExplorer(...) renaming "Environment Matrix"
     """
-    if edit not in EDITS:
-        raise ValueError(f"edit must be one of {EDITS}, got {edit!r}")
-    if tuple(section) not in heading_paths_of_guide(load_sources()):
-        raise ValueError(f"section must be a heading path of {SOURCE_ID}, got {section!r}")
-    if autograding():
-        return not_drawn("lifecycle explorer")
-    return LifecycleExplorer(edit, tuple(section))
+    return LifecycleExplorer.build(edit=edit, section=section)

@@ -103,12 +103,19 @@ class OverlapExplorer(Explorer):
         return len(plan.spans)
 
     def frame_key(self, plan: WindowPlan):
-        return plan.n, self.unit
+        return self.unit  # labels and legend; the x axis follows N on every draw
 
     def draw_frame(self, ax, plan: WindowPlan) -> None:
-        interval_frame(ax, plan.n, unit=self.unit)
+        interval_frame(ax, unit=self.unit)
+
+    def underlays(self, ax):
+        return (ax.xaxis,)  # its range follows N: kept per N
+
+    def under_key(self, plan: WindowPlan):
+        return plan.n
 
     def draw_data(self, ax, plan: WindowPlan, current):
+        ax.set_xlim(0, max(plan.n, 1))
         return interval_rows(ax, plan.spans, shown_rows(len(plan.spans), current), current)
 
     def step_text(self, plan: WindowPlan, current: int) -> str:

@@ -2,12 +2,13 @@
 current chunk outlined; and the shared drawing pieces of every explorer's plot.
 
 Everything draws into a persistent ``matplotlib.figure.Figure`` (never pyplot).
-``interval_frame`` draws what depends only on the document (x axis, labels, legend) and
-``interval_rows`` the chunks, so an explorer keeps the frame as a cached picture
-(``chunklib.widgets.layers.Layers``) and redraws only the rows. Rows are drawn as one compound
-patch per style (``rows_patch``), whatever their number, and at most ``MAX_ROWS`` of them:
-beyond that a row would be thinner than a few pixels, so ``shown_rows`` picks evenly spaced
-chunks and the current one (the explorer's summary says so).
+``interval_frame`` sets up what depends only on the unit (labels, ticks, legend) and
+``interval_rows`` draws the chunks, so an explorer keeps the frame as a cached picture
+(``chunklib.widgets.layers.Layers``) and redraws only the rows and the axes over it; the axis
+labels are texts of the frame (``axis_labels``). Rows are drawn as one compound patch per
+style (``rows_patch``), whatever their number, and at most ``MAX_ROWS`` of them: beyond that a
+row would be thinner than a few pixels, so ``shown_rows`` picks evenly spaced chunks and the
+current one (the explorer's summary says so).
 
 Colours are matplotlib's ``tableau-colorblind10`` palette (the hex values are listed here so
 that importing this module does not import matplotlib; a test checks them against
@@ -34,33 +35,40 @@ CURRENT_EDGE = "black"
 MAX_ROWS = 30  # rows an interval plot draws at most (about 6 pixels each)
 
 
-def interval_frame(ax, n: int, *, unit: str = "tokens") -> None:
-    """Set up ``ax`` for chunk rows over a document of ``n`` units: x axis, labels, legend.
-    Labels and legend are made once per axes (a new ``unit`` makes them again); later calls
-    only move the x range, so matplotlib keeps its tick objects (making them is most of a
-    frame's cost).
+def interval_frame(ax, *, unit: str = "tokens") -> None:
+    """Set up ``ax`` for chunk rows over a document in ``unit``: axis labels, integer x ticks,
+    grid, legend; the x range is the data's (``ax.set_xlim``).
 
-    ``interval_frame(ax, 1000, unit="tokens")``
+    ``interval_frame(ax, unit="tokens")``
     """
     from matplotlib.patches import Patch
     from matplotlib.ticker import MaxNLocator
 
-    label = f"position in the document ({unit})"
-    if ax.get_xlabel() != label:
-        ax.clear()
-        ax.set_xlabel(label)
-        ax.set_ylabel("chunk")
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        ax.grid(axis="x", alpha=0.3)
-        ax.legend(
-            handles=[Patch(facecolor=NEW_COLOUR, label="new units"),
-                     Patch(facecolor=OVERLAP_COLOUR, hatch="///", edgecolor="black",
-                           label="repeated from previous chunk"),
-                     Patch(facecolor="none", edgecolor=CURRENT_EDGE, linewidth=2,
-                           label="current chunk")],
-            loc="lower left", bbox_to_anchor=(0, 1.0), ncol=3, fontsize=8, frameon=False,
-        )
-    ax.set_xlim(0, max(n, 1))
+    ax.clear()
+    axis_labels(ax, f"position in the document ({unit})", "chunk")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=6))
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(
+        handles=[Patch(facecolor=NEW_COLOUR, label="new units"),
+                 Patch(facecolor=OVERLAP_COLOUR, hatch="///", edgecolor="black",
+                       label="repeated from previous chunk"),
+                 Patch(facecolor="none", edgecolor=CURRENT_EDGE, linewidth=2,
+                       label="current chunk")],
+        loc="lower left", bbox_to_anchor=(0, 1.0), ncol=3, fontsize=8, frameon=False,
+    )
+
+
+def axis_labels(ax, x: str, y: str) -> list:
+    """Write the axis labels as texts of the frame, not as the axes' own labels: those are
+    part of the axes' x and y axis, which a move redraws when their ticks change, and a label
+    costs as much to draw as all the ticks. Returns the two texts.
+
+    ``axis_labels(ax, "position in the document (tokens)", "chunk")`` -> [Text(...), Text(...)]
+    """
+    return [ax.annotate(x, (0.5, 0), xycoords="axes fraction", xytext=(0, -17),
+                        textcoords="offset points", ha="center", va="top"),
+            ax.annotate(y, (0, 0.5), xycoords="axes fraction", xytext=(-35, 0),
+                        textcoords="offset points", ha="center", va="center", rotation=90)]
 
 
 def shown_rows(k: int, current: int | None = None, limit: int = MAX_ROWS) -> list[int]:

@@ -6,8 +6,7 @@ Controls: the fixture source, the budget in characters and the overlap used for 
 so when a smaller budget lowers it), and a chunk stepper (a new source starts at chunk 1). One
 setting gives one ``SourceChunks``: the structure-aware chunks and the fixed windows of
 ``chunklib.structure``, the characters each strategy stores twice, the windows that mix ACLs
-and the count of windows cut at ACL changes, computed once (each source is parsed into elements
-once, when the explorer is built). The plot (``structure_plot``) draws
+and the count of windows cut at ACL changes, computed once. The plot (``structure_plot``) draws
 three lanes over the characters (headings, structure-aware chunks, fixed windows), repeated
 characters hatched; the summary beside it is its text alternative. Below it, the current chunk
 in detail and the source with every chunk's span (``structure_html``); *whole document*
@@ -30,7 +29,7 @@ import ipywidgets as widgets
 
 from chunklib.course.fixture import load_sources
 from chunklib.documents import Source
-from chunklib.elements import Element, parse_elements
+from chunklib.elements import parse_elements
 from chunklib.intervals import total_length, union_length
 from chunklib.records import ChunkRecord
 from chunklib.structure import (
@@ -77,23 +76,22 @@ class SourceChunks(NamedTuple):
     acl_cut: int  # windows when they are cut at every change of ACL
 
 
-def source_chunks(source: Source, size: int, overlap: int,
-                  elements: list[Element]) -> SourceChunks:
+def source_chunks(source: Source, size: int, overlap: int) -> SourceChunks:
     """Structure-aware chunks and fixed windows of ``source``, and what the explorer says of
-    them; ``elements`` are the source's parsed elements.
+    them (``parse_elements`` keeps its parse of a text, so the source is parsed once).
 
-    ``source_chunks(guide, 1000, 100, parse_elements(guide.text)).extra`` -> (100, 2300)
+    ``source_chunks(guide, 1000, 100).extra`` -> (100, 2300)
     """
-    chunks = structure_chunks(source, size, overlap, elements)
-    windows = window_chunks(source, size, overlap, elements=elements)
+    chunks = structure_chunks(source, size, overlap)
+    windows = window_chunks(source, size, overlap)
     chunk_spans = [(c.start, c.end) for c in chunks]
     window_spans = [(w.start, w.end) for w in windows]
     extra = tuple(total_length(s) - union_length(s) for s in (chunk_spans, window_spans))
-    headings = [(e.start, e.end) for e in elements if e.kind == "heading"]
+    headings = [(e.start, e.end) for e in parse_elements(source.text) if e.kind == "heading"]
     # the windows of ``acl_window_chunks`` (windows inside each run of one ACL), counted
     # without making their records
     acl_cut = sum(n_chunks(end - start, size, overlap)
-                  for start, end, _ in acl_runs(source, elements))
+                  for start, end, _ in acl_runs(source))
     return SourceChunks(source, size, overlap, chunks, chunk_spans, window_spans, headings,
                         extra, sum(w.acl_parts is not None for w in windows), acl_cut)
 
@@ -127,7 +125,6 @@ class StructureExplorer(Explorer):
 
     def make_controls(self, sources, source_id, size, overlap):
         self.sources = {s.source_id: s for s in (sources or load_sources())}
-        self.elements = {sid: parse_elements(s.text) for sid, s in self.sources.items()}
         self.source_menu = widgets.Dropdown(
             options=list(self.sources), value=source_id, description="source",
             tooltip="which fixture source to chunk", style={"description_width": "9em"})
@@ -159,8 +156,7 @@ class StructureExplorer(Explorer):
                            "the budget.</i>" if after != before else "")
 
     def compute(self, params) -> SourceChunks:
-        return source_chunks(self.sources[params.source_id], params.size, params.overlap,
-                             self.elements[params.source_id])
+        return source_chunks(self.sources[params.source_id], params.size, params.overlap)
 
     def count(self, value: SourceChunks) -> int:
         return len(value.chunks)
