@@ -8,9 +8,10 @@ setting gives one ``SourceChunks``: the structure-aware chunks and the fixed win
 ``chunklib.structure``, the characters each strategy stores twice, the windows that mix ACLs
 and the count of windows cut at ACL changes, computed once. The plot (``structure_plot``) draws
 three lanes over the characters (headings, structure-aware chunks, fixed windows), repeated
-characters hatched; the summary beside it is its text alternative. Below it, the current chunk
-in detail and the source with every chunk's span (``structure_html``); *whole document*
-switches that view from an excerpt to the whole source (a view option: plot and summary stay).
+characters hatched, each source's frame drawn when the explorer is built; the summary beside
+it is its text alternative. Below it, the current chunk in detail and the source with every
+chunk's span (``structure_html``); *whole document* switches that view from an excerpt to the
+whole source (a view option: plot and summary stay).
 
 Leaves out: editing the source (lesson 5's explorer does that) and token budgets. The skeleton
 (caching, redraws, stepper, autograde note) is ``chunklib.widgets.explorer``.
@@ -111,6 +112,11 @@ class StructureExplorer(Explorer):
         super().__init__(sources=sources, source_id=source_id, size=size, overlap=overlap)
         self.whole_box.observe(lambda _change: self.show(self.computed, self.current),
                                names="value")
+        ax = self.figure.axes[0]
+        for n in sorted({len(s.text) for s in self.sources.values()})[:self.layers.max_frames]:
+            # every source's frame now, kept by Layers: no source switch waits for one (the
+            # picture shown is not touched; the next redraw draws its data again)
+            self.layers.draw(key=n, frame=lambda n=n: structure_frame(ax, n), data=list)
 
     @classmethod
     def check(cls, sources=None, source_id="deployment-guide", size=DEFAULT_SIZE,
