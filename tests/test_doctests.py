@@ -24,12 +24,6 @@ import chunklib
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 ONE_LINE = re.compile(r"``((?:[^`]|`(?!`))+)``\s*->\s*((?:(?!\n\s*\n).)+)", re.S)
 MODULES = sorted(m.name for m in pkgutil.walk_packages(chunklib.__path__, "chunklib."))
-# Widget modules whose examples cannot run or show something else (an ``ax`` they never make,
-# a question they never import, prose where a value belongs); the helpers who own the explorer
-# skeleton fix them there, and take them off these lists.
-NOT_YET: set[str] = set()
-ONE_LINE_NOT_YET = NOT_YET | {f"chunklib.widgets.{m}" for m in (
-    "boundaries_plot", "structure", "structure_html", "structure_plot")}
 
 
 def docstrings(module):
@@ -68,10 +62,8 @@ def shows(expr: str, want: str, namespace: dict) -> tuple[bool, str]:
 
 
 def test_every_layer_is_checked_and_the_one_line_check_can_fail():
-    assert {"chunklib.units", "chunklib.course.experiment", "chunklib.widgets.overlap"} <= (
-        set(MODULES) - ONE_LINE_NOT_YET)
-    assert NOT_YET <= ONE_LINE_NOT_YET <= set(MODULES)
-    assert all(m.startswith("chunklib.widgets.") for m in ONE_LINE_NOT_YET)
+    assert {"chunklib.units", "chunklib.course.experiment", "chunklib.widgets.overlap"} <= set(
+        MODULES)
     assert ONE_LINE.findall("``f(1)`` -> [(0, 1)]\n\nprose") == [("f(1)", "[(0, 1)]")]
     assert shows("1 + 1", "2", {}) == (True, "2")
     assert not shows("1 + 1", "3", {})[0] and not shows("x", "1", {})[0]
@@ -84,13 +76,13 @@ def at_the_repository_root(monkeypatch):
     monkeypatch.chdir(Path(chunklib.__file__).parent.parent)
 
 
-@pytest.mark.parametrize("name", [m for m in MODULES if m not in NOT_YET])
+@pytest.mark.parametrize("name", MODULES)
 def test_doctest_examples_run(name):
     result = doctest.testmod(importlib.import_module(name), report=True, optionflags=FLAGS)
     assert result.failed == 0, f"{result.failed} of {result.attempted} examples failed"
 
 
-@pytest.mark.parametrize("name", [m for m in MODULES if m not in ONE_LINE_NOT_YET])
+@pytest.mark.parametrize("name", MODULES)
 def test_one_line_examples_show_their_value(name):
     module = importlib.import_module(name)
     namespace = example_namespace(module)

@@ -1,4 +1,6 @@
-"""Headless tests for the lesson-2 boundaries explorer: controls drive the summary and the PNG."""
+"""The lesson-2 boundaries explorer's own numbers, plot and text view, and the comparison plot.
+What every explorer keeps (controls change picture and summary, path independence, the
+stepper, labels, the autograde note) is checked in tests/test_explorers.py."""
 
 import matplotlib.pyplot as plt
 import pytest
@@ -9,7 +11,8 @@ from chunklib.course.passages import load_passage
 from chunklib.sentences import paragraph_spans, split_sentences
 from chunklib.splitter import recursive_split, split_text
 from chunklib.widgets.boundaries import BoundariesExplorer, boundaries_explorer
-from chunklib.widgets.boundaries_plot import draw_boundaries
+from chunklib.widgets.boundaries_plot import fold_rows
+from chunklib.widgets.plotting import MAX_ROWS
 
 
 @pytest.fixture
@@ -21,6 +24,11 @@ def rows(explorer):
     return dict(explorer.summary_rows())
 
 
+def cuts_by_brute_force(spans, sentences):
+    """Chunks (but the last) whose end falls strictly inside a sentence."""
+    return [i for i, (_, e) in enumerate(spans[:-1]) if any(s < e < t for s, t in sentences)]
+
+
 def test_passage_is_a_real_multi_paragraph_text():
     text = load_passage()
     assert 350 <= len(text.split()) <= 450
@@ -28,45 +36,37 @@ def test_passage_is_a_real_multi_paragraph_text():
     assert "Dr. Osei" in text  # shows the missing abbreviation list
 
 
-def test_initial_state_shows_png_and_summary(explorer):
-    assert explorer.image.value[:4] == b"\x89PNG"
-    assert explorer.image.format == "png"
-    assert "Chunk size 300, merged" in explorer.summary.value
-    assert rows(explorer)["chunks"] == str(len(split_text(explorer.text, 300)))
+@pytest.mark.parametrize("size", [20, 40, 150, 300, 600, 1000])
+def test_summary_states_chunklibs_numbers(size):
+    e = BoundariesExplorer(size=size)
+    text = load_passage()
+    spans = split_text(text, size)
+    stats = span_stats(text, spans)
+    assert e.computed.spans == spans
+    assert rows(e)["chunks"] == str(stats["chunks"])
+    assert rows(e)["sentences cut"] == f"{stats['sentences_cut']} of {stats['sentences']}"
+    clean = len(spans) - 1 - len(cuts_by_brute_force(spans, split_sentences(text)))
+    assert rows(e)["boundary quality"].startswith(
+        f"{stats['boundary_quality']:.2f} ({clean} of {len(spans) - 1} chunk ends")
+    assert f"Chunk size {size}, merged" in e.summary.value
+    assert ("plot" in rows(e)) == (len(spans) > MAX_ROWS)
 
 
-def test_every_control_has_a_description_and_tooltip(explorer):
-    controls = [*explorer.separator_boxes.values(), explorer.merge_box, explorer.size_slider]
-    for control in controls:
-        assert control.description and control.tooltip
-
-
-@pytest.mark.parametrize("size", [40, 150, 600])
-def test_size_slider_updates_summary_and_png(explorer, size):
-    before_png, before_html = explorer.image.value, explorer.summary.value
-    explorer.size_slider.value = size
-    assert explorer.image.value != before_png
-    assert explorer.summary.value != before_html
-    stats = span_stats(explorer.text, split_text(explorer.text, size))
-    assert rows(explorer)["chunks"] == str(stats["chunks"])
-    assert rows(explorer)["sentences cut"] == f"{stats['sentences_cut']} of {stats['sentences']}"
-    assert f"Chunk size {size}," in explorer.summary.value
-
-
-def test_separator_checkboxes_change_the_split(explorer):
-    before_png = explorer.image.value
+def test_separator_boxes_and_merge_choose_the_split(explorer):
     explorer.separator_boxes[". "].value = False
-    assert ". " not in explorer.separators
-    assert explorer.image.value != before_png
-    expected = split_text(explorer.text, 300, separators=("\n\n", "\n", " "))
-    assert explorer.spans() == expected
+    assert explorer.computed.spans == split_text(explorer.text, 300,
+                                                 separators=("\n\n", "\n", " "))
+    explorer.separator_boxes[". "].value = True
+    explorer.merge_box.value = False
+    raw = recursive_split(explorer.text, 300)
+    assert explorer.computed.spans == raw and rows(explorer)["chunks"] == str(len(raw))
+    assert "not merged" in explorer.summary.value
 
 
-def test_all_separators_off_gives_fixed_windows(explorer):
-    for box in explorer.separator_boxes.values():
-        box.value = False
-    fixed = compare_strategies(explorer.text, 300)["fixed"]
-    summary = rows(explorer)
+def test_all_separators_off_gives_fixed_windows():
+    e = BoundariesExplorer(blank_line=False, line_break=False, full_stop=False, space=False)
+    fixed = compare_strategies(e.text, 300)["fixed"]
+    summary = rows(e)
     assert summary["separators"] == "none: hard cuts only"
     assert summary["chunks"] == str(fixed["chunks"])
     assert summary["boundary quality"].startswith(f"{fixed['boundary_quality']:.2f} ")
@@ -74,36 +74,39 @@ def test_all_separators_off_gives_fixed_windows(explorer):
         f"min {fixed['min']}, median {fixed['median']:g}, max {fixed['max']}")
 
 
-def test_merge_box_shows_raw_pieces(explorer):
-    explorer.merge_box.value = False
-    raw = recursive_split(explorer.text, 300)
-    assert explorer.spans() == raw
-    assert rows(explorer)["chunks"] == str(len(raw))
-    assert "not merged" in explorer.summary.value
-
-
-def test_plot_has_one_row_per_chunk_and_one_line_per_sentence(explorer):
-    explorer.size_slider.value = 200
-    ax = explorer.figure.axes[0]
-    spans, sentences = explorer.spans(), split_sentences(explorer.text)
+@pytest.mark.parametrize(("size", "merge"), [(200, True), (20, False)])
+def test_plot_draws_every_chunk_sentence_end_and_cut(size, merge):
+    e = BoundariesExplorer(size=size, merge=merge)
+    ax = e.figure.axes[0]
+    spans, sentences = e.computed.spans, split_sentences(e.text)
     bars = [p for p in ax.patches if p.get_hatch()]  # one hatched patch per colour
     assert sum(len(p.get_path().vertices) // 5 for p in bars) == len(spans)  # a bar per chunk
     assert len(ax.collections) == 1  # the sentence lines
     assert len(ax.collections[0].get_segments()) == len(sentences)
+    cut = cuts_by_brute_force(spans, sentences)
+    assert e.computed.cut == cut and sum(len(line.get_xdata()) for line in ax.lines) == len(cut)
+    assert ax.get_ylim()[0] == min(len(spans), MAX_ROWS) - 0.5
     assert ax.get_xlabel() == "character offset in the text" and ax.get_ylabel() == "chunk"
-    assert all(float(t).is_integer() for t in ax.get_yticks())
+    for ticks in (ax.get_xticks(), ax.get_yticks()):
+        assert all(float(t).is_integer() for t in ticks)
+
+    e.separator_boxes[". "].value = False  # the status row under the plot says what is on
+    row = sorted(ax.texts, key=lambda t: t.get_window_extent().x0)  # left to right
+    assert [t.get_text() for t in row[1:]] == [
+        "■", "blank line", "■", "line break", "□", "full stop + space", "■", "space",
+        "■" if merge else "□", "merge"]  # each box right before its name
+    assert all(row[i].get_window_extent().x1 <= row[i + 1].get_window_extent().x0
+               for i in range(len(row) - 1))  # nothing overlaps
+    width = e.figure.bbox.width
+    assert all(0 < t.get_window_extent().x0 < t.get_window_extent().x1 < width
+               for t in ax.texts)  # the whole row fits in the picture
 
 
-@pytest.mark.parametrize(
-    ("spans", "cuts"),
-    [([(0, 5), (5, 9)], 0), ([(0, 6), (6, 9)], 1), ([(0, 2), (2, 6), (6, 9)], 2)],
-)
-def test_draw_boundaries_marks_cuts(spans, cuts):
-    fig = BoundariesExplorer(text="One. Two.", size=20).figure
-    ax = fig.axes[0]
-    draw_boundaries(ax, 9, spans, [(0, 4), (5, 9)])
-    marked = sum(len(line.get_xdata()) for line in ax.lines)
-    assert marked == cuts
+def test_fold_rows_keeps_neighbours_in_order_on_at_most_max_rows():
+    assert fold_rows(0) == [] and fold_rows(MAX_ROWS) == list(range(MAX_ROWS))
+    for k in (MAX_ROWS + 1, 110, 401):
+        rows_of = fold_rows(k)
+        assert sorted(rows_of) == rows_of and set(rows_of) == set(range(MAX_ROWS))
 
 
 @pytest.mark.parametrize("text", ["", "   ", "no separators here at all" * 20, "日本語。" * 50,
@@ -114,82 +117,58 @@ def test_any_text_renders(text):
     assert rows(e)["chunks"] == str(len(split_text(text, 40)))
 
 
-def test_no_pyplot_figures_are_created():
-    before = plt.get_fignums()
-    e = boundaries_explorer()
-    e.size_slider.value = 500
-    assert plt.get_fignums() == before
-
-
-@pytest.mark.parametrize(
-    ("kwargs", "error", "name"),
-    [({"text": 3}, TypeError, "text"), ({"size": 0}, ValueError, "size"),
-     ({"size": "300"}, TypeError, "size")],
-)
-def test_bad_arguments_name_themselves(kwargs, error, name):
-    with pytest.raises(error, match=name):
-        boundaries_explorer(**kwargs)
-
-
-# --- chunk stepper ---------------------------------------------------------------------------
-
-def test_stepper_starts_on_chunk_one_and_shows_its_text(explorer):
-    start, end = explorer.spans()[0]
-    k = len(explorer.spans())
-    assert explorer.step_label.value == (f"<b>Chunk 1 of {k}</b>: characters {start} to {end} "
-                                         f"({end - start} characters)")
-    assert "The seed library on Harbour Street" in explorer.chunk_view.value
-    assert explorer.chunk_slider.max == k and explorer.chunk_slider.description
-
-
-def test_next_and_previous_buttons_step_and_stay_in_range(explorer):
-    k = len(explorer.spans())
-    explorer.prev_button.click()
-    assert explorer.chunk_slider.value == 1
-    before = explorer.image.value
-    explorer.next_button.click()
-    assert explorer.chunk_slider.value == 2 and explorer.image.value != before
-    for _ in range(k + 3):
-        explorer.next_button.click()
-    assert explorer.chunk_slider.value == k
-    assert "the end of the text" in explorer.chunk_view.value
-    assert explorer.prev_button.tooltip and explorer.next_button.tooltip
-
-
-def test_stepper_names_a_cut_in_words(explorer):
-    spans, sentences = explorer.spans(), explorer.sentences
-    cuts = [i for i, (_, e) in enumerate(spans[:-1]) if any(s < e < t for s, t in sentences)]
-    clean = [i for i, (_, e) in enumerate(spans[:-1]) if i not in cuts]
-    assert cuts and clean  # the default settings show both kinds
-    explorer.chunk_slider.value = cuts[0] + 1
-    assert "inside a sentence: this end cuts it" in explorer.chunk_view.value
-    explorer.chunk_slider.value = clean[0] + 1
-    assert "at a sentence boundary" in explorer.chunk_view.value
-
-
-def test_fewer_chunks_clamp_the_stepper(explorer):
-    explorer.size_slider.value = 40
-    explorer.chunk_slider.value = explorer.chunk_slider.max
-    explorer.size_slider.value = 1000
-    k = len(explorer.spans())
-    assert explorer.chunk_slider.max == k and explorer.chunk_slider.value == k
-    assert explorer.step_label.value.startswith(f"<b>Chunk {k} of {k}</b>")
-
-
 def test_empty_text_has_no_chunks_to_step():
     e = boundaries_explorer("", size=40)
     assert e.step_label.value == "<b>No chunks</b>: the text is empty."
     assert e.chunk_slider.disabled and e.chunk_view.value == ""
 
 
+@pytest.mark.parametrize("autograde", [False, True])
+@pytest.mark.parametrize(
+    ("kwargs", "error", "name"),
+    [({"text": 3}, TypeError, "text"), ({"text": b"bytes"}, TypeError, "text"),
+     ({"size": 0}, ValueError, "size"), ({"size": "300"}, TypeError, "size"),
+     ({"merge": 1}, TypeError, "merge"), ({"tab": False}, TypeError, "tab")],
+)
+def test_bad_arguments_name_themselves(kwargs, error, name, autograde, monkeypatch):
+    if autograde:
+        monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    with pytest.raises(error, match=name):
+        boundaries_explorer(**kwargs)
+
+
+def test_moves_render_the_frame_once_and_draw_no_pyplot_figures(explorer):
+    before = plt.get_fignums()
+    for size in (310, 300, 20, 1000):
+        explorer.size_slider.value = size
+    explorer.separator_boxes[" "].value = False
+    explorer.merge_box.value = False
+    assert explorer.layers.frame_renders == 1  # the frame depends on the text alone
+    assert plt.get_fignums() == before
+
+
+# --- the chunk's text below the plot ---------------------------------------------------------
+
+def test_chunk_view_shows_the_chunk_and_names_its_end_in_words(explorer):
+    spans, k = explorer.computed.spans, explorer.count(explorer.computed)
+    start, end = spans[0]
+    assert explorer.step_label.value == (f"<b>Chunk 1 of {k}</b>: characters {start} to {end} "
+                                         f"({end - start} characters)")
+    assert "The seed library on Harbour Street" in explorer.chunk_view.value
+    cuts = cuts_by_brute_force(spans, explorer.sentences)
+    clean = [i for i in range(k - 1) if i not in cuts]
+    assert cuts and clean  # the default settings show both kinds
+    explorer.chunk_slider.value = cuts[0] + 1
+    assert "inside a sentence: this end cuts it" in explorer.chunk_view.value
+    explorer.chunk_slider.value = clean[0] + 1
+    assert "at a sentence boundary" in explorer.chunk_view.value
+    explorer.chunk_slider.value = k
+    assert "the end of the text" in explorer.chunk_view.value
+
+
 def test_chunk_view_shows_line_breaks_and_escapes_html():
     e = boundaries_explorer("<b>One.</b>\n\nTwo & three.", size=20)
     assert "⏎⏎" in e.chunk_view.value and "&lt;b&gt;" in e.chunk_view.value
-
-
-def test_x_ticks_are_integers(explorer):
-    explorer.size_slider.value = 150
-    assert all(float(t).is_integer() for t in explorer.figure.axes[0].get_xticks())
 
 
 # --- the comparison plot (chunklib.widgets.compare_plot) ---
@@ -219,12 +198,12 @@ def test_comparison_figure_marks_every_cut_and_reads_without_colour():
     fig = comparison_figure(text, 200)
     top, bottom = fig.axes
     spans, sentences = strategy_spans(text, 200), split_sentences(text)
-    cuts = {name: sum(any(s < e < t for s, t in sentences) for _, e in chunks[:-1])
-            for name, chunks in spans.items()}
     marked = [len(line.get_xdata()) for line in top.lines]
-    assert marked == [cuts["fixed"], cuts["recursive"]]
-    assert len(top.collections) == len(spans["fixed"]) + len(spans["recursive"]) + 1
-    assert all(bar.get_hatch() for bar in top.collections[:-1])
+    assert marked == [len(cuts_by_brute_force(spans[name], sentences))
+                      for name in ("fixed", "recursive")]
+    bars = [p for p in top.patches if p.get_hatch()]  # hatched: reads without colour
+    assert sum(len(p.get_path().vertices) // 5 for p in bars) == sum(map(len, spans.values()))
+    assert len(top.collections[0].get_segments()) == len(sentences)
     assert [t.get_text() for t in top.get_yticklabels()] == ["fixed windows",
                                                            "recursive split + merge"]
     assert top.get_xlabel() and bottom.get_xlabel().startswith("chunk length in characters")

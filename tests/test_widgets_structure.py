@@ -1,4 +1,6 @@
-"""Headless tests for the lesson-4 structure explorer: controls drive the views and the PNG."""
+"""The lesson-4 structure explorer's own numbers, views and plot. What every explorer keeps
+(controls change picture and summary, path independence, one redraw per move, the stepper,
+labels, the autograde note) is checked in tests/test_explorers.py."""
 
 import dataclasses
 import re
@@ -7,10 +9,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chunklib.course.fixture import load_source
-from chunklib.elements import sha256_hex
-from chunklib.structure import structure_chunks
-from chunklib.widgets.structure import StructureExplorer, structure_explorer
+from chunklib.course.fixture import load_source, load_sources
+from chunklib.elements import parse_elements, sha256_hex
+from chunklib.structure import acl_window_chunks, structure_chunks, window_chunks
+from chunklib.widgets.common import not_drawn
+from chunklib.widgets.structure import StructureExplorer, source_chunks, structure_explorer
 from chunklib.widgets.structure_html import document_html
 from chunklib.widgets.structure_plot import repeated
 
@@ -36,13 +39,6 @@ def test_initial_state(explorer):
     assert explorer.image.tooltip.startswith("Plot of 44 structure-aware chunks and 24 fixed")
 
 
-def test_every_control_is_labelled(explorer):
-    for control in (explorer.source_menu, explorer.size_slider, explorer.overlap_slider,
-                    explorer.chunk_slider, explorer.prev_button, explorer.next_button,
-                    explorer.whole_box):
-        assert control.description and control.tooltip
-
-
 def test_stepping_to_the_table_row_shows_both_texts_and_hashes(explorer):
     before_png, before_summary = explorer.image.value, explorer.summary.value
     explorer.chunk_slider.value = 11
@@ -61,23 +57,14 @@ def test_stepping_to_the_table_row_shows_both_texts_and_hashes(explorer):
         explorer.document.value)
 
 
-def test_buttons_step_and_stop_at_the_ends(explorer):
+def test_whole_document_is_a_view_option(explorer):
     explorer.chunk_slider.value = 1
-    explorer.prev_button.click()
-    assert explorer.chunk_slider.value == 1
-    explorer.next_button.click()
-    assert explorer.chunk_slider.value == 2 and "Chunk 2 of 44" in explorer.step_label.value
-    explorer.chunk_slider.value = 44
-    explorer.next_button.click()
-    assert explorer.chunk_slider.value == 44
-
-
-def test_whole_document_toggle(explorer):
-    explorer.chunk_slider.value = 1
-    excerpt = explorer.document.value
+    excerpt, shown, redraws = explorer.document.value, explorer.image.value, explorer.redraws
     explorer.whole_box.value = True
     assert len(explorer.document.value) > len(excerpt)
     assert "Glossary" in explorer.document.value and "Glossary" not in excerpt
+    assert (explorer.image.value, explorer.redraws) == (shown, redraws)  # plot and summary stay
+    assert explorer.whole_box.description and explorer.whole_box.tooltip
     explorer.whole_box.value = False
 
 
@@ -161,16 +148,55 @@ def test_position_ticks_are_integers():
     assert ticks and all(float(t).is_integer() for t in ticks)
 
 
-def test_each_change_renders_the_picture_once(monkeypatch):
-    import chunklib.widgets.structure as module
+def test_views_do_not_depend_on_the_path_taken():
+    x = structure_explorer()
+    for size in (1050, 400, 3000, 100):
+        x.size_slider.value = size
+    x.source_menu.value = "fernhill-release-notes"  # another frame (length)
+    x.source_menu.value = "deployment-guide"
+    x.size_slider.value, x.overlap_slider.value = 600, 50
+    x.chunk_slider.value = 7
+    x.whole_box.value = True
+    fresh = StructureExplorer(size=600, overlap=50)
+    fresh.chunk_slider.value = 7
+    fresh.whole_box.value = True
+    assert (x.document.value, x.detail.value) == (fresh.document.value, fresh.detail.value)
+    assert x.layers.frame_renders == len(load_sources())  # one per source, all at build
 
-    calls = []
-    real = module.set_image
-    monkeypatch.setattr(module, "set_image", lambda *a, **k: (calls.append(1), real(*a, **k)))
+
+def test_computed_once_and_exactly_what_chunklib_gives():
     x = StructureExplorer()
-    assert calls == [1]  # the first picture
-    x.chunk_slider.value = 30
-    x.source_menu.value = "deploy-faq"  # resets the stepper to 1: still one redraw
-    x.size_slider.value = 500
-    x.overlap_slider.value = 50
-    assert len(calls) == 5
+    guide = load_source("deployment-guide")
+    x.size_slider.value, x.overlap_slider.value = 700, 150
+    value = x.computed
+    assert value.chunks == structure_chunks(guide, 700, 150)
+    assert value.window_spans == [(w.start, w.end) for w in window_chunks(guide, 700, 150)]
+    for source in load_sources():  # the count of windows cut at ACL changes, everywhere
+        for size, overlap in ((100, 0), (100, 50), (700, 150), (3000, 1500)):
+            counted = source_chunks(source, size, overlap).acl_cut
+            assert counted == len(acl_window_chunks(source, size, overlap))
+    assert value.headings == [(e.start, e.end) for e in parse_elements(guide.text)
+                              if e.kind == "heading"]
+    misses = x._compute.cache_info().misses
+    x.size_slider.value = 750
+    x.size_slider.value = 700
+    assert x.computed is value and x._compute.cache_info().misses == misses + 1  # 750 only
+    assert x._compute.cache_info().maxsize == x.cache_size  # bounded
+
+
+def test_narrow_chunks_are_said_in_the_summary():
+    assert "plot" not in rows(StructureExplorer())
+    narrow = rows(StructureExplorer(size=100, overlap=50))["plot"]
+    assert narrow.startswith("364 of the 364 chunks are under 3 pixels wide")
+
+
+@pytest.mark.parametrize("autograde", [False, True])
+@pytest.mark.parametrize(("kwargs", "name"), [
+    ({"size": 200, "overlap": 200}, "overlap"), ({"size": 200, "overlap": 101}, "overlap"),
+    ({"size": 0}, "size"), ({"source_id": "no-such-source"}, "source_id")])
+def test_bad_arguments_are_refused_by_name(kwargs, name, autograde, monkeypatch):
+    if autograde:
+        monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+        assert structure_explorer().value == not_drawn("structure explorer").value
+    with pytest.raises(ValueError, match=name):
+        structure_explorer(**kwargs)

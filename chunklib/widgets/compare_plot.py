@@ -1,7 +1,8 @@
 """Fixed windows against recursive splitting on one text: a plot and its text summary (Lesson 2).
 
 The top panel has one row per strategy: its chunks as alternating hatched bars over character
-offsets, a dotted line at every sentence end and an × wherever a chunk ends inside a sentence.
+offsets (``boundaries_plot.chunk_bars``, as in the explorer), a dotted line at every sentence
+end and an × wherever a chunk ends inside a sentence.
 The bottom panel marks every chunk's length per strategy, with the median and the chunk size,
 so the spread of lengths shows at a glance. Every number comes from
 ``chunklib.boundaries.compare_strategies``. A ``Comparison`` shows in a notebook as HTML (the
@@ -26,9 +27,9 @@ from collections import Counter
 
 from chunklib.course.comparison import STRATEGIES, Comparison, compare_strategies, strategy_spans
 from chunklib.course.passages import load_passage
-from chunklib.sentences import inside_sentence, split_sentences
+from chunklib.sentences import sentences_cut_at, split_sentences
 from chunklib.validate import require_int
-from chunklib.widgets.boundaries_plot import CHUNK_STYLES, CUT_COLOUR, SENTENCE_COLOUR
+from chunklib.widgets.boundaries_plot import CUT_MARK, SENTENCE_COLOUR, chunk_bars
 from chunklib.widgets.common import autograding
 from chunklib.widgets.plotting import PALETTE, figure_png
 
@@ -52,13 +53,10 @@ def comparison_figure(text: str, size: int):
     top, bottom = fig.subplots(2, 1, height_ratios=[3, 2])
     names = list(STRATEGIES)
     for row, name in enumerate(names):
-        for i, (start, end) in enumerate(spans[name]):
-            colour, hatch = CHUNK_STYLES[i % len(CHUNK_STYLES)]
-            top.broken_barh([(start, end - start)], (row - 0.35, 0.7), facecolor=colour,
-                            hatch=hatch, edgecolor="black", linewidth=0.4)
-        cuts = [e for _, e in spans[name][:-1] if inside_sentence(e, sentences)]
-        top.plot(cuts, [row] * len(cuts), linestyle="none", marker="X", markersize=8,
-                 color=CUT_COLOUR, markeredgecolor="black", markeredgewidth=0.6)
+        chunk_bars(top, spans[name], [row] * len(spans[name]), height=0.7)
+        ends = [e for _, e in spans[name][:-1]]
+        cuts = [e for e, cut in zip(ends, sentences_cut_at(sentences, ends), strict=True) if cut]
+        top.plot(cuts, [row] * len(cuts), **CUT_MARK)
     top.vlines([e for _, e in sentences], -0.5, len(names) - 0.5, colors=SENTENCE_COLOUR,
                linestyles=":", linewidth=0.9)
     top.set_xlim(0, max(len(text), 1))
@@ -68,8 +66,7 @@ def comparison_figure(text: str, size: int):
     top.set_xlabel("character offset in the text")
     top.legend(handles=[
         Line2D([], [], color=SENTENCE_COLOUR, linestyle=":", label="sentence end"),
-        Line2D([], [], color=CUT_COLOUR, marker="X", linestyle="none", markeredgecolor="black",
-               label="chunk end inside a sentence"),
+        Line2D([], [], label="chunk end inside a sentence", **CUT_MARK),
     ], loc="lower left", bbox_to_anchor=(0, 1.0), ncol=2, fontsize=8, frameon=False)
     for row, name in enumerate(names):
         marker, colour = MARKERS[name]

@@ -7,6 +7,9 @@ and the summary table (``chunklib.widgets.common.summary_html``).
 
     >>> document_html("ab", [(0, 2)], 0)[:5]
     '<pre '
+    >>> from chunklib.course.fixture import load_source
+    >>> from chunklib.structure import structure_chunks
+    >>> faq = structure_chunks(load_source("deploy-faq"))
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ def document_html(text: str, spans: list[tuple[int, int]], current: int | None,
                   window: tuple[int, int] | None = None) -> str:
     """``text`` (or the ``window`` part of it) with every chunk span marked, as HTML.
 
-    ``document_html("ab cd", [(0, 2), (3, 5)], 1)`` -> "<pre ...><span ...>ab</span> ..."
+    ``document_html("ab cd", [(0, 2), (3, 5)], 1)``
+    -> "<pre ...>ab</span>...<span ...;font-weight:bold' title='chunk 2'>cd</span></pre>"
     """
     lo, hi = window or (0, len(text))
     cuts = sorted({lo, hi, *(p for s, e in spans for p in (s, e) if lo < p < hi)})
@@ -51,7 +55,7 @@ def document_html(text: str, spans: list[tuple[int, int]], current: int | None,
 def chunk_detail_html(c: ChunkRecord) -> str:
     """Chunk ``c``'s heading path, then its two texts side by side with their hashes, as HTML.
 
-    ``chunk_detail_html(structure_chunks(load_source("deploy-faq"))[0])`` -> "<div><b>heading ..."
+    ``chunk_detail_html(faq[0])`` -> "<div><b>heading path</b>: Harbor Deployment FAQ</div>..."
     """
     cell = "vertical-align:top;padding:0 1em 0 0;width:50%"
     pre = "white-space:pre-wrap;margin:0;font-size:12px"

@@ -3,8 +3,9 @@ structure-aware chunks, fixed windows), repeated characters hatched, the current
 
 Holds the plot's constants (colours, hatches, lane names, title, margins), ``repeated`` (the
 parts of a lane that two or more spans cover) and the drawing functions: ``structure_frame``
-(what depends only on the source length, the cached frame of ``chunklib.widgets.layers.Layers``),
-``structure_lanes`` (the data layer) and ``draw_structure`` (both, for a plain figure).
+(what depends only on the source length, the frame ``chunklib.widgets.layers.Layers`` keeps)
+and ``structure_lanes`` (the data layer). Every chunk is drawn, however many: a lane is one
+patch per style, and the explorer's summary says when chunks are too narrow to tell apart.
 matplotlib is imported inside the drawing functions, never when this module is imported.
 
 Leaves out: the explorer and its controls (``chunklib.widgets.structure``) and its HTML views
@@ -12,6 +13,8 @@ Leaves out: the explorer and its controls (``chunklib.widgets.structure``) and i
 
     >>> repeated([(0, 10), (8, 20), (30, 40)])
     [(8, 10)]
+    >>> from chunklib.widgets.layers import new_canvas_figure
+    >>> ax = new_canvas_figure(7.5, 2.4, MARGINS).axes[0]
 """
 
 from __future__ import annotations
@@ -44,26 +47,29 @@ def repeated(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 
 def structure_frame(ax, n: int) -> None:
-    """What depends only on the source length ``n``: x axis, lane names, grid, title.
+    """What depends only on the source length ``n``: x axis, lane names, grid, title. The
+    labels are made once per axes; later calls only move the x range (matplotlib keeps its
+    tick objects, whose making is most of a frame's cost).
 
     ``structure_frame(ax, 8)``
     """
     from matplotlib.ticker import MaxNLocator
 
-    ax.clear()
+    if ax.get_title(loc="left") != TITLE:
+        ax.set_ylim(-0.6, 2.6)
+        ax.set_yticks([0, 1, 2], LANE_NAMES)
+        ax.set_xlabel("position in the source (characters)")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.grid(axis="x", alpha=0.3)
+        ax.set_title(TITLE, fontsize=8, loc="left")
     ax.set_xlim(0, max(n, 1))
-    ax.set_ylim(-0.6, 2.6)
-    ax.set_yticks([0, 1, 2], LANE_NAMES)
-    ax.set_xlabel("position in the source (characters)")
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.grid(axis="x", alpha=0.3)
-    ax.set_title(TITLE, fontsize=8, loc="left")
 
 
 def structure_lanes(ax, chunk_spans, window_spans, heading_spans, current=None) -> list:
-    """Three lanes: headings, structure chunks, fixed windows; returns the artists added.
+    """Three lanes: headings, structure chunks, fixed windows; returns the artists added (a
+    patch per lane and style, one for each lane's repeated parts, the current chunk's outline).
 
-    ``structure_lanes(ax, [(0, 5)], [(0, 4), (3, 8)], [], current=0)`` -> [<PathPatch ...>, ...]
+    ``len(structure_lanes(ax, [(0, 5)], [(0, 4), (3, 8)], [], current=0))`` -> 5
     """
     added = []
     lanes = [(2, heading_spans), (1, chunk_spans), (0, window_spans)]
@@ -85,13 +91,3 @@ def structure_lanes(ax, chunk_spans, window_spans, heading_spans, current=None) 
         added.append(bars_patch(ax, [(s, max(e - s, 1), 0.55, 0.9)], facecolor="none",
                                 edgecolor=CURRENT_EDGE, linewidth=2.2))
     return added
-
-
-def draw_structure(ax, chunk_spans, window_spans, heading_spans, n, current=None) -> None:
-    """Three lanes over ``n`` characters: headings, structure chunks, fixed windows.
-
-    ``draw_structure(ax, [(0, 5)], [(0, 4), (3, 8)], [], 8, current=0)``
-    """
-    structure_frame(ax, n)
-    structure_lanes(ax, chunk_spans, window_spans, heading_spans, current)
-
