@@ -20,6 +20,8 @@ from chunklib.documents import Source
 from chunklib.lifecycle import insert_paragraph, rename_heading, set_section_acl
 
 SOURCE_ID = "deployment-guide"
+#: The section the explorer edits first (and the lesson's figures rename).
+MATRIX = ("Deployment Guide", "Environment Matrix")
 NOTE = ("Reviewed in June by the Platform Reliability team: report anything out of date in "
         "the #harbor-releases channel.")
 QUERY = "production 4 SRE"  # the production row of the Environment Matrix, every term needed

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from chunklib.access import authorized, search
 from chunklib.course import POINTS
-from chunklib.course.edits import QUERY, make_edit
+from chunklib.course.edits import MATRIX, QUERY, make_edit
 from chunklib.course.fixture import load_source, load_sources
 from chunklib.course.quiz import Question
 from chunklib.course.selfcheck import Check
@@ -32,7 +32,6 @@ from chunklib.index import ChunkIndex
 from chunklib.lifecycle import FakeEmbedder, plan_update, rename_heading, update
 from chunklib.structure import DEFAULT_SIZE, structure_chunks
 
-MATRIX = ("Deployment Guide", "Environment Matrix")
 #: The section of the explorer's third and fourth things to try.
 OVERVIEW = ("Deployment Guide", "Overview")
 #: The renamed heading of the Predict-first question.

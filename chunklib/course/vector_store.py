@@ -14,9 +14,10 @@ Leaves out: reading and writing the store and the embedder that uses it (``chunk
 
 from __future__ import annotations
 
+from chunklib.course.edits import MATRIX
 from chunklib.course.experiment import LESSON_STRATEGIES, SIZES, chunk_dicts
 from chunklib.course.fixture import load_source, load_sources
-from chunklib.course.lifecycle import MATRIX, RENAMED
+from chunklib.course.lifecycle import RENAMED
 from chunklib.course.questions import load_questions
 from chunklib.course.sweep import SWEEP_SIZE, window_offsets
 from chunklib.experiment import Strategy, sweep_overlaps

@@ -32,9 +32,8 @@ from typing import NamedTuple
 
 import ipywidgets as widgets
 
-from chunklib.course.edits import EDITS, QUERY, SECTIONLESS, SOURCE_ID, make_edit
+from chunklib.course.edits import EDITS, MATRIX, QUERY, SECTIONLESS, SOURCE_ID, make_edit
 from chunklib.course.fixture import load_sources
-from chunklib.course.lifecycle import MATRIX
 from chunklib.elements import parse_elements
 from chunklib.index import ChunkIndex
 from chunklib.lifecycle import FakeEmbedder, UpdateReport, update

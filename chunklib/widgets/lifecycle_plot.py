@@ -20,7 +20,7 @@ on the axes of a small figure.
 
     >>> from chunklib.course.edits import make_edit
     >>> from chunklib.course.fixture import load_sources
-    >>> from chunklib.course.lifecycle import MATRIX
+    >>> from chunklib.course.edits import MATRIX
     >>> from chunklib.index import ChunkIndex
     >>> from chunklib.lifecycle import FakeEmbedder, update
     >>> ix, embedder = ChunkIndex(), FakeEmbedder()
