@@ -61,6 +61,15 @@ ROOT, _ = plan_of("rename the heading", ("Deployment Guide",))
 REMOVED, _ = plan_of("remove the section's ACL", ("Deployment Guide", "Overview"))
 
 
+def edits_do_not_add_up():
+    """Things to try 3 then 4 in one explorer: the ACL removal plans as if built alone, in its
+    own copy of the fixture's index, as generation 2."""
+    x = LifecycleExplorer(edit="insert a paragraph", section=("Deployment Guide", "Overview"))
+    x.edit_menu.value = "remove the section's ACL"
+    return (x.report.plan == REMOVED and x.report.generation == 2
+            and x.index.generations() == {1: "ready", 2: "ready"})
+
+
 def repeated_paragraph_moves_a_later_id():
     """A paragraph inserted in the first section that repeats the guide's last paragraph."""
     from chunklib.elements import parse_elements
@@ -102,6 +111,10 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
      "on. The\n  new paragraph takes the id the old third chunk had, 37 of the moved chunks take "
      "the id\n  their successor had, and the last one gets an id never used before",
      cl.ordinal_ids_moved(40, 2) == (38, 0) and ordinal_ids_shift(40, 2)),
+    ("index and builds the edit in the copy as generation 2, a **shadow generation**",
+     FIRST.generation == 1 and edits_do_not_add_up()),
+    ("Every edit starts from the unedited fixture, so edits never add up",
+     edits_do_not_add_up()),
     ("With *Overview* still chosen, choose *remove the section's ACL*: the 4 chunks of\n   "
      "the section and its subsections are refused and their entries become tombstones",
      REMOVED["tombstone"] == sorted(c.chunk_id for c in structure_chunks(GUIDE)

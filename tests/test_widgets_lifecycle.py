@@ -59,6 +59,9 @@ def test_removing_the_acl_refuses_the_section(explorer):
     assert rows(explorer)["refused, ACL missing"] == "7"  # 6 + the March drill notes
     columns = column_states(explorer.index, 1, explorer.report.generation, {"deployment-guide"})
     assert [s for _, s in columns].count(("same", "none", "none")) == 6
+    # their entries are tombstoned, their chunk ids stay: the chunks are stored, refused
+    assert [s for _, s in columns].count(("same", "gone", "gone")) == 6
+    assert rows(explorer)["chunk ids"] == "0 new, 0 gone"
     explorer.edit_menu.value = "rename the heading"
 
 

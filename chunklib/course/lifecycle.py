@@ -136,6 +136,7 @@ def figures() -> dict[str, object]:
         "matrix_paragraphs": _WORDS[sum(c.kind == "paragraph" for c in matrix)],
         "matrix_rows": _WORDS[sum(c.kind == "table" for c in matrix)],
         "first_generation": first.generation, "query": QUERY,
+        "shadow_generation": rename.generation,
         "rename_ids": len(rename.plan["add"]), "rename_entries": len(rename.plan["reembed"]),
         "rename_vectors": rename.embedded,
         "acl_entries": len(acl.plan["reindex"]), "acl_vectors": acl.embedded,

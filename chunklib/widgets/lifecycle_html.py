@@ -41,7 +41,8 @@ def report_rows(report: UpdateReport) -> list[tuple[str, str]]:
     plan = report.plan
     return [("shadow", f"generation {report.generation}"),
             ("plan", ", ".join(f"{a} {len(ids)}" for a, ids in plan.items())),
-            ("chunk ids", f"{len(plan['add'])} new, {len(plan['tombstone'])} gone"),
+            ("chunk ids", f"{len(plan['add'])} new, "  # a refused chunk keeps its id
+                          f"{len(set(plan['tombstone']) - set(report.refused))} gone"),
             ("index entries", f"{sum(len(plan[a]) for a in ('reembed', 'reindex', 'add'))}"
                               " new"),
             ("vectors computed", f"{report.embedded} (embedder calls)"),

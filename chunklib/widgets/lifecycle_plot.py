@@ -51,8 +51,9 @@ MARGINS = {"left": 0.14, "right": 0.98, "bottom": 0.22, "top": 0.86}  # fit row 
 
 
 def column_states(index: ChunkIndex, base: int, shadow: int, source_ids: set[str]):
-    """Per chunk of ``source_ids`` in ``shadow`` (then each tombstoned one): a label and the
-    state of its chunk_id, index entry and vector against generation ``base``.
+    """Per chunk of ``source_ids`` in ``shadow`` (then each tombstoned entry): a label and the
+    state of its chunk_id, index entry and vector against generation ``base`` (a tombstoned
+    entry of a chunk refused for a missing ACL keeps its chunk_id: the chunk is still stored).
 
     Chunk 9 of the Deployment Guide is in the renamed section: its chunk_id stays, its index
     entry and vector are new (the heading is part of the text that is embedded).
@@ -76,7 +77,9 @@ def column_states(index: ChunkIndex, base: int, shadow: int, source_ids: set[str
                       "same" if before and before["vector_key"] == entry["vector_key"] else "new")
         columns.append((str(c.ordinal), states))
     gone = sorted(cid for cid in old if cid not in new)
-    columns += [("×", ("gone",) * 3) for cid in gone if sources[cid] in source_ids]
+    stored = {c.chunk_id for c in index.chunks(shadow)}  # a refused chunk keeps its id
+    columns += [("×", ("same" if cid in stored else "gone", "gone", "gone"))
+                for cid in gone if sources[cid] in source_ids]
     return columns
 
 
