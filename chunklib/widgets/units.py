@@ -84,7 +84,7 @@ class UnitsExplorer(Explorer):
     margins = MARGINS
     empty = "the text has no units."
 
-    def __init__(self, text: str | None = None, kind: str = "words", size: int = 200):
+    def __init__(self, text: str | None = None, kind: str = "words", size: int = 160):
         self.check(text=text, kind=kind, size=size)
         self.text = sample_passage() if text is None else text
         self.sentences = split_sentences(self.text)
@@ -92,7 +92,7 @@ class UnitsExplorer(Explorer):
         super().__init__(kind=kind, size=size, text=text)
 
     @classmethod
-    def check(cls, text=None, kind="words", size=200) -> None:
+    def check(cls, text=None, kind="words", size=160) -> None:
         if text is not None and not isinstance(text, str):
             raise TypeError(f"text must be a str or None, got {type(text).__name__}")
         if kind not in KIND_LABELS:
@@ -212,7 +212,7 @@ def unread_units(spans, windows, reads) -> list[int]:
 
 
 def units_explorer(text: str | None = None, kind: str = "words",
-                   size: int = 200) -> UnitsExplorer | widgets.HTML:
+                   size: int = 160) -> UnitsExplorer | widgets.HTML:
     """Build the lesson-1 explorer on ``text`` (default: the sample passage); one call per cell
     (a note instead while nbgrader autogrades).
 
