@@ -51,7 +51,7 @@ def test_initial_state_words():
         ("last chunk", "N − (K − 1)·C = 1204 − 6·200 = 4 word-like units"),
         ("sentences cut", "6 of 70 (no single chunk holds them whole)"),
         ("all-MiniLM-L6-v2", "0 of 7 chunks are longer than the 254 word pieces it reads "
-                             "(largest: 214); it silently drops the rest of those"),
+                             "(largest: 214); it reads every chunk whole"),
     ]
     assert "ceil(1204 / 200) = 7" in e.summary.value and "Plot: 7 chunks" in e.summary.value
     assert "reads every chunk whole" in e.summary.value

@@ -176,8 +176,9 @@ class UnitsExplorer(Explorer):
             ("sentences cut", f"{c.sentences_cut} of "
                               f"{len(self.sentences)} (no single chunk holds them whole)"),
             ("all-MiniLM-L6-v2", f"{over} of {k} chunks are longer than the {MINILM_TEXT_PIECES} "
-                                 f"word pieces it reads (largest: {max(pieces, default=0)}); it "
-                                 "silently drops the rest of those"),
+                                 f"word pieces it reads (largest: {max(pieces, default=0)}); "
+                                 + ("it silently drops the rest of those" if over else
+                                    "it reads every chunk whole")),
         ]
         if k > MAX_ROWS:
             rows.append(("plot", f"{len(shown_rows(k, current, MAX_ROWS))} of the {k} chunks, "
