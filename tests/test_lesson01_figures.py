@@ -92,18 +92,24 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
     ("**C**: near character 4700", round(prefix_end(TOKENS, 1000), -2) == 4700
      and course.CHECKS["predict_reach"].expected() == "C"),
     ("1000 tokens are more than 5757 characters", len(TOKENS) > 1000),
-    ("`¦3` marks where chunk 3 begins", len(windows("words", 200)) >= course.MARKER_EXAMPLE),
+    ("`¦3` marks where chunk 3 begins", len(windows("words", 160)) >= course.MARKER_EXAMPLE),
     ("choose **cl100k tokens** and **C = 1000**. The line above the chunk says where the first "
      "chunk ends",
      prefix_end(TOKENS, 1000) < len(PASSAGE)),
-    ("With **word-like units** and **C = 200**", len(windows("words", 200)) > 1),
+    ("The explorer starts with **word-like units** and **C = 160**",
+     len(windows("words", 160)) > 1 and course.TRIES["words"] == ("words", 160)),
+    ("Part 1 asks you to do the same by hand for other sizes",
+     all((kind, size) != ("words", 160) for kind, size in course.PART1.values())),
     ("try **C = 30**: more, smaller chunks (41 of them), and 36 of the 70 sentences are cut "
      "instead of 6", (len(windows("words", 30)), cut("words", 30), len(SENTENCES),
-                      cut("words", 200)) == (41, 36, 70, 6)),
-    ("Choose **characters** and **C = 1500**. Every chunk has a dotted grey tail",
-     overflowing("characters", 1500) == len(windows("characters", 1500))),
+                      cut("words", 160)) == (41, 36, 70, 6)),
+    ("Choose **characters** and **C = 1400**. Every full chunk has a dotted grey tail",
+     overflowing("characters", 1400) == len(windows("characters", 1400)) - 1
+     and ("characters", 1400) not in course.PART1.values()),
     ("reads only about the first 1200 characters of each",
-     all(abs(n - 1200) <= 40 for n in read_lengths("characters", 1500))),
+     all(abs(n - 1200) <= 50 for n in read_lengths("characters", 1400)[:-1])),
+    ("only the short last chunk (157 characters) is read whole",
+     read_lengths("characters", 1400)[-1] == len(PASSAGE) - 4 * 1400 == 157),
     ("At **C = 1000** every chunk is read to its end (0 overflow)",
      overflowing("characters", 1000) == 0),
     ("Choose **cl100k tokens** and **C = 260**, close to the model's limit of 256 word pieces: 4 "
@@ -146,14 +152,15 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
     ("But it was trained on inputs of at most 128 word pieces, so text between 128 and 256",
      TRAINED == 128),
     ("On the passage the model stops reading at character 1184", truncated_at(PASSAGE) == 1184),
-    ("All 4 chunks of 1500 characters overflow the model: the end of each never reaches its vector",
-     overflowing("characters", 1500) == len(windows("characters", 1500)) == 4),
+    ("4 of the 5 chunks of 1400 characters overflow the model (all but the short last one): the "
+     "end of each never reaches its vector",
+     (overflowing("characters", 1400), len(windows("characters", 1400))) == (4, 5)),
     ("With 1000-character chunks every chunk is read to its end (the largest has 218 word "
      "pieces), though all 6 are longer than the 128 word pieces of the model's training",
      overflowing("characters", 1000) == 0 and largest("characters", 1000) == 218
      and over_trained("characters", 1000) == len(windows("characters", 1000)) == 6),
-    ("With windows of 200 word-like units, 6 of the passage's 70 sentences",
-     (cut("words", 200), len(SENTENCES)) == (6, 70)),
+    ("With windows of 160 word-like units, 6 of the passage's 70 sentences",
+     (cut("words", 160), len(SENTENCES)) == (6, 70)),
     ("with windows of 30, 36", cut("words", 30) == 36),
     ("**Example 1**: the passage's N = 1204 word-like units, C = 200",
      course.part1_n("ex1") == len(unit_spans(PASSAGE)) == 1204),
@@ -285,5 +292,5 @@ def test_hidden_literals_match_chunklib():
 
 def test_demo_cells_call_chunklib():
     for call in ("units_explorer()", "unit_table(", "budget_table(passage, 1000)",
-                 'truncation_table(passage, 1500, "characters")'):
+                 'truncation_table(passage, 1400, "characters")'):
         assert call in CODE, call

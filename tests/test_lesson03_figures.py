@@ -69,8 +69,11 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
     ("A negative overlap fails the other way: the stride is longer than C, so the units between "
      "two chunks are in none of them", gaps_with_negative_overlap()),
     ("the last one holds 100 units", w.last_chunk_length(1000, 200, 50) == 100),
-    ("Now the last chunk is a full chunk of 250 units that ends exactly at 1000, with nothing "
-     "left over", w.chunk_lengths(1000, 250, 100) == [250] * 6),
+    ("Set **C = 400, O = 100**. Now the last chunk is a full chunk of 400 units that ends exactly "
+     "at 1000, with nothing left over", w.chunk_lengths(1000, 400, 100) == [400] * 3
+     and len(range(0, 1000, w.stride(400, 100))) == 4),  # an exact fit the range bug gets wrong
+    ("**Example 2**: N = 1000, C = 250, O = 100",  # the explorer's exact fit is not Part 1's
+     overlap.EXACT_FIT == (1000, 250, 100) and overlap.TRY_FIT == (1000, 400, 100)),
 ]
 
 

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from chunklib.budgets import spans_of
 from chunklib.course.passages import sample_passage
+from chunklib.course.units import PART1, TRIES
 from chunklib.sentences import split_sentences
 from chunklib.units import cut_sentences
 from chunklib.widgets.plotting import shown_rows
@@ -31,8 +32,16 @@ def plain(view: str) -> str:
                                                          view)))
 
 
-def test_initial_state_words():
+def test_starts_on_no_part1_example():
+    # the lesson's "Things to try" item 2 starts here; a Part 1 example would show its answer
     e = units_explorer()
+    assert (e.kind_picker.value, e.size_slider.value) == TRIES["words"]
+    assert TRIES["words"] not in PART1.values()
+    assert ("chunks K = ceil(N / C)", "ceil(1204 / 160) = 8") in e.summary_rows()
+
+
+def test_initial_state_words():
+    e = units_explorer(size=200)
     assert e.step_label.value == ("<b>Chunk 1 of 7</b>: word-like units 0 to 200, "
                                   "characters 0 to 967; all-MiniLM-L6-v2 reads all of it")
     assert e.summary_rows() == [
@@ -42,7 +51,7 @@ def test_initial_state_words():
         ("last chunk", "N − (K − 1)·C = 1204 − 6·200 = 4 word-like units"),
         ("sentences cut", "6 of 70 (no single chunk holds them whole)"),
         ("all-MiniLM-L6-v2", "0 of 7 chunks are longer than the 254 word pieces it reads "
-                             "(largest: 214); it silently drops the rest of those"),
+                             "(largest: 214); it reads every chunk whole"),
     ]
     assert "ceil(1204 / 200) = 7" in e.summary.value and "Plot: 7 chunks" in e.summary.value
     assert "reads every chunk whole" in e.summary.value
@@ -146,7 +155,7 @@ def test_the_explorer_takes_any_text():
 
 
 def test_empty_text():
-    e = units_explorer(text="", kind="words")
+    e = units_explorer(text="", kind="words", size=200)
     assert "No chunks" in e.step_label.value and "ceil(0 / 200) = 0" in e.summary.value
     assert e.chunk_slider.disabled and e.chunk_text.value == ""
     assert e.image.value[:4] == b"\x89PNG"
@@ -164,7 +173,7 @@ def test_bad_arguments_are_refused(args, error, autograde, monkeypatch):
 
 
 def test_plot_has_labels_integer_ticks_and_a_lesson_1_legend():
-    e = units_explorer(kind="cl100k_tokens")
+    e = units_explorer(kind="cl100k_tokens", size=200)
     ax = e.figure.axes[0]
     assert all(float(t).is_integer() for t in ax.get_xticks())
     labels = [t.get_text() for t in ax.get_legend().get_texts()]

@@ -28,8 +28,11 @@ from chunklib.windows import (
 
 #: The worked example of the seed page: (N, C, O).
 WORKED = (1000, 200, 50)
-#: The exact fit of Part 1 and of the explorer's second thing to try: (N, C, O).
+#: The exact fit of Part 1: (N, C, O).
 EXACT_FIT = (1000, 250, 100)
+#: The explorer's exact fit (its second thing to try), not Part 1's, so that the explorer does
+#: not show Part 1's answers before the learner works them out: (N, C, O).
+TRY_FIT = (1000, 400, 100)
 #: The long document of the "1200 tokens per chunk" myth: (N, C, O).
 MYTH = (100_000, 1000, 200)
 
@@ -64,9 +67,11 @@ def figures() -> dict[str, object]:
            "guaranteed": overlap + 1, "no_overlap": 0,
            "empty_n": 0, "empty_factor": duplication_factor(0, size, overlap)}
     fit_n, fit_size, fit_overlap = EXACT_FIT
+    try_n, try_size, try_overlap = TRY_FIT
     fig.update({"fit_n": fit_n, "fit_size": fit_size, "fit_overlap": fit_overlap,
-                "fit_last": last_chunk_length(fit_n, fit_size, fit_overlap),
-                "fit_end": window_spans(fit_n, fit_size, fit_overlap)[-1][1],
+                "try_size": try_size, "try_overlap": try_overlap,
+                "try_last": last_chunk_length(try_n, try_size, try_overlap),
+                "try_end": window_spans(try_n, try_size, try_overlap)[-1][1],
                 "examples_points": POINTS["examples"], "hidden_points": POINTS["hidden"]})
     top = size - 1  # the explorer keeps O below C
     counts = times_stored(n, size, top)

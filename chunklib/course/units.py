@@ -77,8 +77,11 @@ def part1_last(example: str) -> int:
 
 #: The budget of the Predict-first question and of the budget table, in each unit.
 BUDGET = 1000
-#: The explorer settings the lesson names: (unit kind, chunk size C).
-TRIES = {"small_words": ("words", 30), "chars_fit": ("characters", 1000),
+#: The explorer settings the lesson names: (unit kind, chunk size C). None of them is a Part 1
+#: example, so the explorer never shows a Part 1 answer before the learner works it out; "words"
+#: is where the explorer starts.
+TRIES = {"words": ("words", 160), "small_words": ("words", 30),
+         "chars_over": ("characters", 1400), "chars_fit": ("characters", 1000),
          "tokens_over": ("cl100k_tokens", 260), "tokens_fit": ("cl100k_tokens", 250)}
 #: The chunk number the explorer's notation is shown with (any chunk would do).
 MARKER_EXAMPLE = 3
@@ -138,10 +141,10 @@ def figures() -> dict[str, object]:
     tokens = token_spans(passage)
     sentences = split_sentences(passage)
     read = MINILM_MAX_SEQ_LENGTH - MINILM_SPECIAL_TOKENS
-    words_size, chars_size = PART1["ex1"][1], PART1["ex3"][1]
-    char_reads = [end - start for (start, _), (_, end)
-                  in zip(_windows("characters", chars_size), _reads("characters", chars_size),
-                         strict=True)]
+    words_size, chars_over = TRIES["words"][1], TRIES["chars_over"]
+    char_reads = [read_end - start for (start, end), (_, read_end)
+                  in zip(_windows(*chars_over), _reads(*chars_over), strict=True)
+                  if read_end < end]  # the chunks the model cuts short
     fig = {
         "marker_chunk": MARKER_EXAMPLE,
         "passage_chars": len(passage),
@@ -151,11 +154,9 @@ def figures() -> dict[str, object]:
         "reach": prefix_end(tokens, BUDGET),
         "tokens_in_budget_chars": units_within(tokens, BUDGET),
         "chars_per_token": len(passage) / len(tokens),
-        "words_size": words_size,
         "cut_words": _cut("words", words_size),
         "sentences": len(sentences),
-        "chars_size": chars_size,
-        "chars_windows": len(_windows("characters", chars_size)),
+        "chars_size": PART1["ex3"][1],  # quiz question 2, after Part 1
         "chars_read_about": int(round(median(char_reads), -2)),
         "max_seq_length": MINILM_MAX_SEQ_LENGTH,
         "trained_length": minilm_trained_length(),
@@ -172,7 +173,13 @@ def figures() -> dict[str, object]:
                         sum(p > fig["trained_length"] - MINILM_SPECIAL_TOKENS for p in pieces),
                         len(pieces))})
     fig["small_words_cut"] = _cut(*TRIES["small_words"])
-    for unstated in ("small_words_largest", "small_words_overflowing", "small_words_over_trained",
+    last_start, last_end = _windows(*chars_over)[-1]
+    fig.update({"chars_over_share": share(fig["chars_over_overflowing"], fig["chars_over_k"]),
+                "chars_over_last": last_end - last_start})
+    for unstated in ("words_k", "words_largest", "words_overflowing", "words_over_trained",
+                     "chars_over_largest", "chars_over_over_trained", "chars_over_overflowing",
+                     "chars_over_k",
+                     "small_words_largest", "small_words_overflowing", "small_words_over_trained",
                      "tokens_over_largest", "tokens_over_over_trained", "chars_fit_k",
                      "tokens_fit_k"):
         del fig[unstated]

@@ -6,7 +6,7 @@ end and an × wherever a chunk ends inside a sentence.
 The bottom panel marks every chunk's length per strategy, with the median and the chunk size,
 so the spread of lengths shows at a glance. Every number comes from
 ``chunklib.boundaries.compare_strategies``. A ``Comparison`` shows in a notebook as HTML (the
-PNG inline with a real ``alt`` text, and the table beside it) and prints as a plain-text table:
+PNG inline with a real ``alt`` text, and the table under it) and prints as a plain-text table:
 the table is the plot's text alternative.
 
 matplotlib is imported only when a plot is drawn; while nbgrader autogrades the notebook

@@ -130,7 +130,8 @@ class OverlapExplorer(Explorer):
             ("starts", short_list(plan.starts)),
             ("last chunk", f"{plan.lengths[-1] if k else 0} {unit}"),
             ("stored positions", f"{plan.stored} ({plan.factor:.2f}× the document)"),
-            ("always whole", f"any span of up to O + 1 = {overlap + 1} {unit}"),
+            ("always whole", f"any span of up to O + 1 = {overlap + 1} "
+                             f"{unit if overlap else unit.removesuffix('s')}"),  # "1 token"
         ]
         if k > MAX_ROWS:
             rows.append(("plot", f"{len(shown_rows(k, current))} of the {k} chunks, evenly "

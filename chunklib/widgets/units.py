@@ -84,7 +84,7 @@ class UnitsExplorer(Explorer):
     margins = MARGINS
     empty = "the text has no units."
 
-    def __init__(self, text: str | None = None, kind: str = "words", size: int = 200):
+    def __init__(self, text: str | None = None, kind: str = "words", size: int = 160):
         self.check(text=text, kind=kind, size=size)
         self.text = sample_passage() if text is None else text
         self.sentences = split_sentences(self.text)
@@ -92,7 +92,7 @@ class UnitsExplorer(Explorer):
         super().__init__(kind=kind, size=size, text=text)
 
     @classmethod
-    def check(cls, text=None, kind="words", size=200) -> None:
+    def check(cls, text=None, kind="words", size=160) -> None:
         if text is not None and not isinstance(text, str):
             raise TypeError(f"text must be a str or None, got {type(text).__name__}")
         if kind not in KIND_LABELS:
@@ -176,8 +176,9 @@ class UnitsExplorer(Explorer):
             ("sentences cut", f"{c.sentences_cut} of "
                               f"{len(self.sentences)} (no single chunk holds them whole)"),
             ("all-MiniLM-L6-v2", f"{over} of {k} chunks are longer than the {MINILM_TEXT_PIECES} "
-                                 f"word pieces it reads (largest: {max(pieces, default=0)}); it "
-                                 "silently drops the rest of those"),
+                                 f"word pieces it reads (largest: {max(pieces, default=0)}); "
+                                 + ("it silently drops the rest of those" if over else
+                                    "it reads every chunk whole")),
         ]
         if k > MAX_ROWS:
             rows.append(("plot", f"{len(shown_rows(k, current, MAX_ROWS))} of the {k} chunks, "
@@ -212,7 +213,7 @@ def unread_units(spans, windows, reads) -> list[int]:
 
 
 def units_explorer(text: str | None = None, kind: str = "words",
-                   size: int = 200) -> UnitsExplorer | widgets.HTML:
+                   size: int = 160) -> UnitsExplorer | widgets.HTML:
     """Build the lesson-1 explorer on ``text`` (default: the sample passage); one call per cell
     (a note instead while nbgrader autogrades).
 
