@@ -25,7 +25,13 @@ from chunklib import windows
 from chunklib.validate import require_int, require_window
 from chunklib.widgets.common import int_slider, short_list
 from chunklib.widgets.explorer import Explorer
-from chunklib.widgets.plotting import MAX_ROWS, interval_frame, interval_rows, shown_rows
+from chunklib.widgets.plotting import (
+    MAX_ROWS,
+    interval_frame,
+    interval_rows,
+    sampled_rows_row,
+    shown_rows,
+)
 
 
 class WindowPlan(NamedTuple):
@@ -132,11 +138,8 @@ class OverlapExplorer(Explorer):
             ("stored positions", f"{plan.stored} ({plan.factor:.2f}× the document)"),
             ("always whole", f"any span of up to O + 1 = {overlap + 1} "
                              f"{unit if overlap else unit.removesuffix('s')}"),  # "1 token"
+            *sampled_rows_row(k, current),
         ]
-        if k > MAX_ROWS:
-            rows.append(("plot", f"{len(shown_rows(k, current))} of the {k} chunks, evenly "
-                                 "spaced, and the current one: more rows would be too thin "
-                                 "to see"))
         return f"N = {n}, C = {size}, O = {overlap}", rows
 
     def alt(self, plan: WindowPlan, current) -> str:

@@ -90,6 +90,17 @@ def shown_rows(k: int, current: int | None = None, limit: int = MAX_ROWS) -> lis
     return sorted(picked | ({current} if current is not None else set()))
 
 
+def sampled_rows_row(k: int, current: int | None, limit: int = MAX_ROWS) -> list[tuple[str, str]]:
+    """The summary row that says the plot shows a sample of the chunks (none when all show).
+
+    ``sampled_rows_row(5, 0)`` -> []
+    """
+    if k <= limit:
+        return []
+    return [("plot", f"{len(shown_rows(k, current, limit))} of the {k} chunks, evenly spaced, "
+                     "and the current one: more rows would be too thin to see")]
+
+
 def interval_rows(ax, spans: list[tuple[int, int]], rows: list[int],
                   current: int | None = None) -> list:
     """Draw chunks ``rows`` (indices into ``spans``, top to bottom) on ``ax``: the part shared

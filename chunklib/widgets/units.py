@@ -36,7 +36,7 @@ from chunklib.units import cut_sentence_spans, cut_sentences, fixed_windows
 from chunklib.validate import require_int
 from chunklib.widgets.common import int_slider
 from chunklib.widgets.explorer import Explorer
-from chunklib.widgets.plotting import shown_rows
+from chunklib.widgets.plotting import sampled_rows_row, shown_rows
 from chunklib.widgets.units_html import chunk_view_html, text_view_html
 from chunklib.widgets.units_plot import (
     LABEL_LIMIT,
@@ -179,11 +179,8 @@ class UnitsExplorer(Explorer):
                                  f"word pieces it reads (largest: {max(pieces, default=0)}); "
                                  + ("it silently drops the rest of those" if over else
                                     "it reads every chunk whole")),
+            *sampled_rows_row(k, current, MAX_ROWS),
         ]
-        if k > MAX_ROWS:
-            rows.append(("plot", f"{len(shown_rows(k, current, MAX_ROWS))} of the {k} chunks, "
-                                 "evenly spaced, and the current one: more rows would be too "
-                                 "thin to see"))
         return f"Chunks of C = {size} {unit}", rows
 
     def alt(self, c: UnitChunks, current) -> str:
