@@ -22,8 +22,7 @@ from tests.nbgrading import lessons
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture(scope="module", params=[
-    pytest.param(lesson, marks=pytest.mark.xdist_group(lesson)) for lesson in lessons()])
+@pytest.fixture(scope="module", params=lessons())
 def graded(request, tmp_path_factory):
     return graded_class(request.param, tmp_path_factory)
 

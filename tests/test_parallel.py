@@ -153,7 +153,6 @@ def dask_run(runs):
     return runs["dask"]
 
 
-@pytest.mark.slow
 def differences(one: dict, other: dict) -> dict:
     """What two outcomes disagree on, per part: {part: [(item, one's, other's), ...]}."""
     out = {}
@@ -169,6 +168,7 @@ def differences(one: dict, other: dict) -> dict:
     return out
 
 
+@pytest.mark.slow
 def test_two_jobs_give_the_serial_answer(runs):
     serial, parallel = outcome(runs["serial"]), outcome(runs["parallel"])
     assert set(serial["scores"]) == set(runs["students"])

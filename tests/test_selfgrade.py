@@ -41,7 +41,6 @@ from tests.nbgrading import (
 from tools.grading import cases, selfgrade
 
 LESSONS = lessons()
-GROUP = pytest.mark.xdist_group("selfgrade")
 
 
 # ---------------------------------------------------------------- naming the case (fast)
@@ -286,7 +285,6 @@ def reference(state, tmp_path_factory):
     return {"path": path, "before": before, "report": report}
 
 
-@GROUP
 @pytest.mark.slow
 def test_reference_solution_gets_full_marks_and_says_so(reference):
     report = reference["report"]
@@ -299,7 +297,6 @@ def test_reference_solution_gets_full_marks_and_says_so(reference):
     assert "as last saved" in text and "unsaved edits in an open notebook are not seen" in text
 
 
-@GROUP
 @pytest.mark.slow
 def test_grading_never_changes_the_notebook_and_writes_feedback_beside_it(reference):
     path = reference["path"]
@@ -311,7 +308,6 @@ def test_grading_never_changes_the_notebook_and_writes_feedback_beside_it(refere
     assert not [s for s in _hidden_secrets("03-overlap") if s in text]
 
 
-@GROUP
 @pytest.mark.slow
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_a_wrong_solution_names_its_own_function_and_only_that(lesson, state, tmp_path):
@@ -342,7 +338,6 @@ def _course_copy(root: Path) -> Path:
     return root
 
 
-@GROUP
 @pytest.mark.slow
 def test_grade_me_in_a_notebook_grades_the_saved_file_and_names_unsaved_edits(
         state, reference, tmp_path, kernel_config):
@@ -366,7 +361,6 @@ def test_grade_me_in_a_notebook_grades_the_saved_file_and_names_unsaved_edits(
     assert "this grade is for the saved file" in out
 
 
-@GROUP
 @pytest.mark.slow
 def test_a_hanging_cell_costs_one_cell_timeout_also_without_the_sandbox(
         state, reference, tmp_path, monkeypatch):
@@ -386,7 +380,6 @@ def test_a_hanging_cell_costs_one_cell_timeout_also_without_the_sandbox(
     assert took < reference["report"].seconds + timeout + 4, took
 
 
-@GROUP
 @pytest.mark.slow
 def test_course_py_grade_on_lesson_3_with_one_bug(state, tmp_path):
     """The command a learner runs: seven functions, one bug, score and the one function."""
