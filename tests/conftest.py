@@ -15,9 +15,10 @@ settings.load_profile("ci")
 
 
 #: Test files whose tests of one lesson form a group of their own: the lesson's graded class
-#: (tests/graded_class.py) is built once, on one worker, while the other lessons' are built on
-#: the other.
-BY_LESSON = ("tests/test_autograde.py", "tests/test_grading_agreement.py")
+#: (tests/graded_class.py), which they read, is built once, on one worker, while the other
+#: lessons' are built on the other.
+BY_LESSON = ("tests/test_autograde.py", "tests/test_grading_agreement.py",
+             "tests/test_notebooks.py", "tests/test_selfgrade.py")
 
 
 def xdist_group(nodeid: str) -> str:
