@@ -21,15 +21,19 @@ BY_LESSON = ("tests/test_autograde.py", "tests/test_grading_agreement.py",
              "tests/test_notebooks.py", "tests/test_selfgrade.py")
 
 
+#: Test files that share a session fixture, and the group they run in together.
+SHARED = {"tests/test_adversarial.py": "sandbox", "tests/test_parallel.py": "sandbox"}
+
+
 def xdist_group(nodeid: str) -> str:
     """The group a test runs in under ``--dist loadgroup``: its lesson in a ``BY_LESSON`` file,
-    else its file (a file's module fixtures are then built once).
+    its ``SHARED`` group, else its file (a file's module fixtures are then built once).
 
     ``xdist_group("tests/test_autograde.py::test_x[03-overlap]")`` -> '03-overlap'
     """
     path, _, rest = nodeid.partition("::")
     lesson = re.search(r"\[(\d\d-[a-z-]+)\]$", rest)
-    return lesson.group(1) if path in BY_LESSON and lesson else path
+    return lesson.group(1) if path in BY_LESSON and lesson else SHARED.get(path, path)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -70,3 +74,14 @@ def kernel_config():
     config.KernelManager.ip = os.path.join(folder, "kernel")
     yield config
     shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def adversarial_class(tmp_path_factory):
+    """Lesson 3's adversarial class graded once by the whole pipeline in its sandbox
+    (tests/adversarial/graded.py), for tests/test_adversarial.py and tests/test_parallel.py."""
+    from tests.adversarial.graded import graded_run
+    from tests.nbgrading import require_sandbox
+
+    require_sandbox()
+    return graded_run(tmp_path_factory.mktemp("adversarial"))
