@@ -2,7 +2,9 @@
 """Set up and run the Chunking Strategies course with nothing but Python 3.11.
 
     python3 course.py open      # set up .venv, then open the course in JupyterLab
-    python3 course.py test      # set up .venv, then lint and run the whole test suite
+    python3 course.py test      # set up .venv, then lint and run the whole test suite (CI)
+    python3 course.py test --quick       # lint and the fast tests only (under a minute)
+    python3 course.py test -k windows    # pytest's own arguments pass through (also --quick)
     python3 course.py release   # regenerate release/ from notebooks/ with nbgrader
     python3 course.py release 03-overlap   # only that lesson
     python3 course.py export    # offline HTML of every release lesson in build/html/
@@ -161,11 +163,21 @@ def cmd_configure(prefix: str = sys.prefix) -> int:
     return 0
 
 
-def cmd_test() -> int:
+def pytest_args(*args: str) -> list[str]:
+    """pytest's arguments for ``test``: the whole suite on two workers (what CI runs), or with
+    ``--quick`` the tests not marked slow (no notebook, nbgrader, kernel, browser or model run)
+    with 25 examples per property test instead of 200; any other argument goes to pytest as
+    given (``-k windows``, a test file, ``-x``)."""
+    rest = [a for a in args if a != "--quick"]
+    lane = ["-m", "not slow", "--hypothesis-profile", "quick"] if "--quick" in args else []
+    return ["-n", "2", "--dist", "loadgroup", "-q", *lane, *rest]
+
+
+def cmd_test(*args: str) -> int:
     rc = run(str(PY), "-m", "ruff", "check", ".")
     if rc:
         return rc
-    return run(str(PY), "-m", "pytest", "-n", "2", "--dist", "loadgroup", "-q")
+    return run(str(PY), "-m", "pytest", *pytest_args(*args))
 
 
 def cmd_release(*only: str) -> int:
@@ -280,7 +292,7 @@ def cmd_grade(*args: str) -> int:
 
 COMMANDS = {"open": cmd_open, "test": cmd_test, "release": cmd_release, "export": cmd_export,
             "configure": cmd_configure, "learner-copy": cmd_learner_copy, "grade": cmd_grade}
-TAKE_ARGUMENTS = {"release", "export", "configure", "learner-copy", "grade"}
+TAKE_ARGUMENTS = {"test", "release", "export", "configure", "learner-copy", "grade"}
 SETUP = {"open": "learner", "release": "learner", "export": "learner", "test": "dev"}
 NEEDS = {"test": "tests", "release": "notebooks", "export": "tools", "learner-copy": "docs"}
 

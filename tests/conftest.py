@@ -1,20 +1,57 @@
-"""Shared pytest settings: hypothesis profile for CI (deterministic, no deadline)."""
+"""Shared pytest settings: hypothesis profile for CI (deterministic, no deadline), the groups
+tests run in on two workers, a kernel config on unix sockets."""
+
+import re
 
 import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("ci", max_examples=200, deadline=None, derandomize=True,
                           suppress_health_check=[HealthCheck.too_slow])
+# the fast lane (python3 course.py test --quick) passes --hypothesis-profile quick
+settings.register_profile("quick", max_examples=25, deadline=None, derandomize=True,
+                          suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci")
 
 
+#: Test files whose tests of one lesson form a group of their own: the lesson's graded class
+#: (tests/graded_class.py), which they read, is built once, on one worker, while the other
+#: lessons' are built on the other.
+BY_LESSON = ("tests/test_autograde.py", "tests/test_grading_agreement.py",
+             "tests/test_notebooks.py", "tests/test_selfgrade.py")
+
+
+#: Test files that share a session fixture, and the group they run in together.
+SHARED = {"tests/test_adversarial.py": "sandbox", "tests/test_parallel.py": "sandbox"}
+
+
+def xdist_group(nodeid: str) -> str:
+    """The group a test runs in under ``--dist loadgroup``: its lesson in a ``BY_LESSON`` file,
+    its ``SHARED`` group, else its file (a file's module fixtures are then built once).
+
+    ``xdist_group("tests/test_autograde.py::test_x[03-overlap]")`` -> '03-overlap'
+    """
+    path, _, rest = nodeid.partition("::")
+    lesson = re.search(r"\[(\d\d-[a-z-]+)\]$", rest)
+    return lesson.group(1) if path in BY_LESSON and lesson else SHARED.get(path, path)
+
+
 @pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(config, items):
-    """Under ``--dist loadgroup``, a test file without groups of its own runs on one worker
-    (its module fixtures are built once), while tests/test_autograde.py spreads its lessons."""
-    for item in items:
-        if not any(True for _ in item.iter_markers("xdist_group")):
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadgroup`` with the groups of ``xdist_group``, read from the test ids.
+
+    pytest-xdist 3.8 groups by ``xdist_group`` marks by appending the group to a test's id,
+    which pytest 9 no longer lets a plugin change: every test would be a group of its own, so
+    each worker built every module fixture again (and waited for the other's graded class)."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByGroup(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return xdist_group(nodeid)
+
+    return ByGroup(config, log)
 
 
 @pytest.fixture
@@ -37,3 +74,14 @@ def kernel_config():
     config.KernelManager.ip = os.path.join(folder, "kernel")
     yield config
     shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def adversarial_class(tmp_path_factory):
+    """Lesson 3's adversarial class graded once by the whole pipeline in its sandbox
+    (tests/adversarial/graded.py), for tests/test_adversarial.py and tests/test_parallel.py."""
+    from tests.adversarial.graded import graded_run
+    from tests.nbgrading import require_sandbox
+
+    require_sandbox()
+    return graded_run(tmp_path_factory.mktemp("adversarial"))

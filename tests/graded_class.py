@@ -2,11 +2,13 @@
 
 Per lesson, in one throwaway course folder and ONE autograde run: the solution, the blank
 release, every wrong solution of ``tests/wrong/lNN_*.py`` (and a noisy but right one where the
-lesson has it), six grid students (one per kind of Part 1 answer: right; the right value as a
-float, as numpy numbers, as a string; a wrong value; None) and one student whose Part 2
-functions take the forms of ``FORMS`` in turn. tests/test_autograde.py and
-tests/test_grading_agreement.py read the same run (both are in the lesson's xdist group, so
-one worker builds it once).
+lesson has it), and six grid students (one per kind of Part 1 answer: right; the right value as
+a float, as numpy numbers, as a string; a wrong value; None), the right one also writing its
+Part 2 functions in the forms of ``FORMS`` in turn (Part 1 and Part 2 cells are graded apart).
+tests/test_autograde.py, test_grading_agreement.py, test_notebooks.py (the release nbgrader
+generated) and test_selfgrade.py (the self-grader's report on every wrong solution) read the
+same run: their tests of one lesson are one xdist group (tests/conftest.py), so one worker
+builds it once.
 
 Leaves out: assertions; the tests decide what a score should be.
 """
@@ -171,6 +173,9 @@ def _grade_class(lesson: str, folder: Path) -> dict:
     if noisy:
         submit(course, "noisy", lesson, set_cells(source, noisy))
     items = part1_items(source)
+    solutions = {c.metadata["nbgrader"]["grade_id"]: c.source for c in source.cells
+                 if c.metadata.get("nbgrader", {}).get("solution")}
+    forms = forms_of(part2_functions(source), first=int(lesson[:2]) - 1)
     grid = {}
     for kind in KINDS:
         cells = {}
@@ -178,12 +183,9 @@ def _grade_class(lesson: str, folder: Path) -> dict:
             value = variant(kind, _expected(key))
             grid[kind, key] = value
             cells[answer] = f"import numpy as np\n\n{answer} = {value!r}\n"
+        if kind == "right":  # the right student also writes every function in another form
+            cells |= {name: in_form(solutions[name], name, form) for name, form in forms.items()}
         submit(course, f"grid-{kind}", lesson, set_cells(source, cells))
-    solutions = {c.metadata["nbgrader"]["grade_id"]: c.source for c in source.cells
-                 if c.metadata.get("nbgrader", {}).get("solution")}
-    forms = forms_of(part2_functions(source), first=int(lesson[:2]) - 1)
-    submit(course, "forms", lesson, set_cells(
-        source, {name: in_form(solutions[name], name, form) for name, form in forms.items()}))
     proc = nbgrader("autograde", lesson, "--create", "--force", cwd=course)
     if lesson == "03-overlap":
         nbgrader("generate_feedback", lesson, "--force", "--student", "wrong-range-bug",

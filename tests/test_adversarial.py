@@ -1,7 +1,8 @@
 """Adversarial submissions, autograded by `tools/grade.py all` in its sandbox.
 
 One throwaway course, lesson 3, one run of the whole pipeline over every case of
-tests/adversarial/cases.py plus two spies and a victim. Each case must lose exactly the test
+tests/adversarial/cases.py plus two spies, a victim and a sleeper (tests/adversarial/graded.py;
+tests/test_parallel.py takes the same run as its two-jobs run). Each case must lose exactly the test
 cells it names and keep every other point, finish with the expected status, and be reported
 (run events and review flags). The spies prove the isolation: from their kernels they can
 neither read the instructor's notebooks, the gradebook or another submission, nor write
@@ -12,92 +13,33 @@ every case, name each route a case takes to chunklib, and leave the honest solut
 
 from __future__ import annotations
 
-import csv
-import hashlib
-import os
 import re
 import secrets
-import sysconfig
 from pathlib import Path
 
 import nbformat
 import pytest
 
-import chunklib
-from tests.adversarial import cases, spy
+from tests.adversarial import cases, graded, spy
 from tests.nbgrading import (
     RELEASE,
     lesson_notebook,
     lessons,
-    max_scores,
     new_course,
-    require_sandbox,
-    scores,
     set_cells,
     submit,
 )
-from tools.grading import cli, pipeline, scan
+from tools.grading import pipeline, scan
 
 pytestmark = pytest.mark.slow
 LESSON = cases.LESSON
-SPIES = ("spy-a", "spy-b")
-TIMEOUT = "5"  # seconds per cell: enough for every honest cell, short for the loops
-
-
-def student_id(case: cases.Case) -> str:
-    return case.name.replace("_", "-")
-
-
-def _tree_digest(folder: Path) -> str:
-    h = hashlib.sha256()
-    for path in sorted(folder.rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts:
-            h.update(str(path.relative_to(folder)).encode() + path.read_bytes())
-    return h.hexdigest()
-
-
-def _spy_targets(root: Path) -> dict[str, str]:
-    return {"course": str(root),
-            "source_notebook": str(lesson_notebook(LESSON, root / "notebooks")),
-            "repo_notebook": str(lesson_notebook(LESSON)),
-            "gradebook": str(root / "gradebook.db"),
-            "other_submission": str(root / "submitted" / "victim" / LESSON / "overlap.ipynb"),
-            "chunklib_dir": str(Path(chunklib.__file__).parent),
-            "site_packages": sysconfig.get_paths()["purelib"]}
+SPIES = graded.SPIES
+student_id = graded.student_id
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory):
-    require_sandbox()
-    tmp = tmp_path_factory.mktemp("adversarial")
-    root = new_course(tmp, [LESSON])
-    source = nbformat.read(lesson_notebook(LESSON), as_version=4)
-    inbox = tmp / "inbox"
-    for case in cases.CASES:
-        folder = inbox / student_id(case) / LESSON
-        folder.mkdir(parents=True)
-        nb = cases.build(case, source)
-        if nb is not None:
-            nbformat.write(nb, folder / "overlap.ipynb")
-    token = secrets.token_hex(4)
-    (inbox / "victim" / LESSON).mkdir(parents=True)
-    nbformat.write(source, inbox / "victim" / LESSON / "overlap.ipynb")
-    for name in SPIES:
-        (inbox / name / LESSON).mkdir(parents=True)
-        nbformat.write(set_cells(source, {"ex1_stride": spy.spy_cell(
-            _spy_targets(root), f"{token}-{name}")}), inbox / name / LESSON / "overlap.ipynb")
-    guarded = {"notebooks": _tree_digest(root / "notebooks")}
-    os.environ["GRADER_SECRET_TOKEN"] = "s3cr3t"
-    try:
-        assert cli.main(["all", str(inbox), "--course", str(root), "--timeout", TIMEOUT]) == 0
-    finally:
-        os.environ.pop("GRADER_SECRET_TOKEN")
-    course = pipeline.Course(root)
-    with open(course.exports / "review.csv", newline="", encoding="utf-8") as fh:
-        review = list(csv.DictReader(fh))
-    return {"course": course, "root": root, "scores": scores(root, LESSON),
-            "status": pipeline.load_status(course), "review": review, "token": token,
-            "max": max_scores(source), "guarded": guarded, "source": source}
+def run(adversarial_class):
+    return adversarial_class
 
 
 @pytest.mark.parametrize("case", cases.CASES, ids=lambda c: c.name)
@@ -131,7 +73,8 @@ def test_huge_output_is_cut_while_it_arrives(run):
 def test_feedback_of_every_case_hides_the_hidden_tests(run):
     pages = list((run["root"] / "feedback").glob(f"*/{LESSON}/*.html"))
     with_notebook = [c for c in cases.CASES if not c.missing]
-    assert len(pages) == len(with_notebook) + 1 + len(SPIES)  # the cases, the victim, the spies
+    # the cases, the victim, the sleeper, the spies
+    assert len(pages) == len(with_notebook) + 2 + len(SPIES)
     for page in pages:
         text = page.read_text(encoding="utf-8")
         assert "BEGIN HIDDEN TESTS" not in text and "_r_starts" not in text, page
@@ -156,7 +99,7 @@ def test_the_sandbox_blocks_every_escape(run, name):
 def test_nothing_the_spies_did_outlived_their_kernels(run):
     assert not (run["root"] / "spy-was-here").exists()
     assert not list(Path("/tmp").glob(f"note-from-{run['token']}-*"))
-    assert _tree_digest(run["root"] / "notebooks") == run["guarded"]["notebooks"]
+    assert graded.tree_digest(run["root"] / "notebooks") == run["guarded"]["notebooks"]
     full = sum(run["max"].values())
     for name in (*SPIES, "victim"):  # the grades are nbgrader's alone
         assert sum(run["scores"][name].values()) == full
@@ -170,7 +113,7 @@ def test_without_the_sandbox_the_same_spy_gets_through(tmp_path):
     source = nbformat.read(lesson_notebook(LESSON), as_version=4)
     submit(root, "victim", LESSON, source)
     token = secrets.token_hex(4)
-    targets = _spy_targets(root)
+    targets = graded.spy_targets(root)
     targets["chunklib_dir"] = targets["site_packages"] = str(tmp_path)  # probes only, anyway
     submit(root, "spy", LESSON, set_cells(source, {"ex1_stride": spy.spy_cell(
         targets, f"{token}-spy")}))

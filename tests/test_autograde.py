@@ -19,11 +19,9 @@ from tests.nbgrading import lesson_notebook, lessons
 pytestmark = pytest.mark.slow
 
 
-# one xdist group per lesson: each lesson's class is autograded once, on one worker, in parallel
-# with the other lessons (course.py test runs pytest with --dist loadgroup); the run is shared
-# with tests/test_grading_agreement.py
-@pytest.fixture(scope="module", params=[
-    pytest.param(lesson, marks=pytest.mark.xdist_group(lesson)) for lesson in lessons()])
+# one xdist group per lesson (tests/conftest.py): each lesson's class is autograded once, on one
+# worker, in parallel with the other lessons; the run is shared with test_grading_agreement.py
+@pytest.fixture(scope="module", params=lessons())
 def graded(request, tmp_path_factory):
     return graded_class(request.param, tmp_path_factory)
 

@@ -45,6 +45,7 @@ def test_reference_covers_what_it_should():
     assert [wordpiece_count(t) + 2 for t in TEXTS] == pieces
 
 
+@pytest.mark.slow  # the model on 27 texts (about 20 s on one core)
 @pytest.mark.parametrize("i", range(len(TEXTS)))
 def test_vectors_agree_with_sentence_transformers(vectors, i):
     ref = np.array(REFERENCE["vectors"][i])
@@ -52,6 +53,7 @@ def test_vectors_agree_with_sentence_transformers(vectors, i):
     assert cosine >= 0.9999, (TEXTS[i][:60], cosine)
 
 
+@pytest.mark.slow  # the model on 27 texts (about 20 s on one core)
 def test_vectors_are_unit_float32_in_input_order(vectors):
     assert vectors.shape == (len(TEXTS), DIMENSION) and vectors.dtype == np.float32
     np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1, atol=1e-6)
@@ -59,6 +61,7 @@ def test_vectors_are_unit_float32_in_input_order(vectors):
     np.testing.assert_allclose(reversed_[::-1], vectors, atol=1e-6)
 
 
+@pytest.mark.slow  # the model on 27 texts (about 20 s on one core)
 def test_batching_does_not_change_vectors(vectors):
     one_by_one = embed(TEXTS[:8], batch_tokens=1)
     np.testing.assert_allclose(one_by_one, vectors[:8], atol=1e-6)

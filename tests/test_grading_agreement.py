@@ -5,9 +5,9 @@ Per lesson, the students below, autograded in the lesson's one run (tests/graded
   numbers, as a string; a wrong value; None), each giving that kind of answer to every Part 1
   item. For every item and kind, "✓ Right." from the self-check (printed in the autograded
   notebook, and ``selfcheck.verdict`` here) goes with the point, anything else with 0;
-- one student whose Part 2 functions take the forms of ``FORMS`` in turn (keyword-only
-  default, functools.wraps, functools.lru_cache, a helper of their own, a lambda, a callable
-  object) scores full marks.
+- the grid's right student also writes its Part 2 functions in the forms of ``FORMS`` in turn
+  (keyword-only default, functools.wraps, functools.lru_cache, a helper of their own, a lambda,
+  a callable object) and scores full marks.
 """
 
 from __future__ import annotations
@@ -22,8 +22,7 @@ from tests.nbgrading import lessons
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture(scope="module", params=[
-    pytest.param(lesson, marks=pytest.mark.xdist_group(lesson)) for lesson in lessons()])
+@pytest.fixture(scope="module", params=lessons())
 def graded(request, tmp_path_factory):
     return graded_class(request.param, tmp_path_factory)
 
@@ -55,6 +54,6 @@ def test_self_check_and_autograde_agree_on_every_answer(graded):
 
 def test_every_form_of_a_correct_function_scores_full_marks(graded):
     assert len(set(graded["forms"].values())) >= min(4, len(graded["forms"]))
-    got = graded["scores"]["forms"]
+    got = graded["scores"]["grid-right"]
     lost = {gid: (got[gid], pts) for gid, pts in graded["max"].items() if got[gid] != pts}
     assert not lost, (graded["forms"], lost)

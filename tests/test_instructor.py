@@ -259,6 +259,7 @@ def test_review_lists_nothing_for_the_reference_solution(graded):
     assert (graded["course"].exports / "review.md").read_text().startswith("# Submissions")
 
 
+@pytest.mark.slow
 def test_grade_py_reexecutes_itself_in_the_venv(tmp_path):
     python = shutil.which("python3") or sys.executable
     proc = subprocess.run([python, str(REPO / "tools" / "grade.py"), "--help"],

@@ -17,6 +17,7 @@ PROBE = ("from ipykernel.connect import get_connection_info\n"
          "print(info['transport'], info['ip'], os.environ.get('NBGRADER_EXECUTION'))")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(os.name != "posix", reason="unix sockets: Linux and macOS only")
 def test_autograde_kernels_use_private_unix_sockets(tmp_path):
     course = new_course(tmp_path, [])

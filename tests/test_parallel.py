@@ -4,13 +4,15 @@ and reports its progress.
 
 One small class of lesson 3 (the reference solution, a submission whose kernel dies, one that
 loops forever, one with a wrong answer and its test cells rewritten to pass, and a correct one
-that sleeps in an answer cell) is autograded three times from the same release: with ``--jobs 1``
-(the serial path, in this process), with ``--jobs 2`` (two grading processes) and on a Dask
-``LocalCluster`` of two worker processes on loopback. Only this process writes gradebook.db.
-Every cell's score, comment and manual-grading flag, every run event and every review item
-must agree. On Dask, the worker running the sleeping submission is killed in the middle of it:
-the scheduler sends it to the other worker and it is recorded once; the submission that loops
-forever costs its own timeouts only (other submissions finish while it runs).
+that sleeps in an answer cell) is autograded from the same release with ``--jobs 1`` (the
+serial path, in this process) and on a Dask ``LocalCluster`` of two worker processes on
+loopback; the ``--jobs 2`` run (two grading processes) is the adversarial class's
+(tests/adversarial/graded.py: the same five students among its others, graded once for both
+files). Only the grading process writes gradebook.db. Every cell's score, comment and
+manual-grading flag, every run event and every review item of the five must agree. On Dask,
+the worker running the sleeping submission is killed in the middle of it: the scheduler sends
+it to the other worker and it is recorded once; the submission that loops forever costs its
+own timeouts only (other submissions finish while it runs).
 """
 
 from __future__ import annotations
@@ -27,34 +29,31 @@ import time
 import nbformat
 import pytest
 
-from tests.adversarial import cases
+from tests.adversarial import cases, graded
 from tests.nbgrading import (
     REPO,
     lesson_notebook,
     new_course,
     require_sandbox,
-    set_cells,
     submit,
 )
 from tools.grading import cli, export, pipeline, progress
 
-LESSON = "03-overlap"
-TIMEOUT = "5"  # seconds per cell: ample for every honest cell, short for the loop
+LESSON = graded.LESSON
+TIMEOUT = graded.TIMEOUT  # seconds per cell: ample for every honest cell, short for the loop
 ADVERSARIAL = ("os_exit", "infinite_loop", "edited_tests")
-SLEEPER = "sleeper"  # correct, but sleeps 2 s in an answer cell: the Dask test kills its worker
+SLEEPER = graded.SLEEPER  # correct, but sleeps 2 s in an answer cell: Dask kills its worker
+REFERENCE = "victim"  # the reference solution, as the adversarial class names it
 
 
 def make_class(root) -> list[str]:
     """Place the class's submissions in ``root``; return the student ids."""
     source = nbformat.read(lesson_notebook(LESSON), as_version=4)
-    submit(root, "alice", LESSON, source)
+    submit(root, REFERENCE, LESSON, source)
     for name in ADVERSARIAL:
         case = next(c for c in cases.CASES if c.name == name)
         submit(root, name.replace("_", "-"), LESSON, cases.build(case, source))
-    answer = next(c.source for c in source.cells
-                  if c.metadata.get("nbgrader", {}).get("grade_id") == "stride")
-    submit(root, SLEEPER, LESSON, set_cells(source, {"stride": f"import time\ntime.sleep(2)\n"
-                                                     f"{answer}"}))
+    submit(root, SLEEPER, LESSON, graded.sleeper(source))
     return sorted(p.name for p in (root / "submitted").iterdir())
 
 
@@ -72,36 +71,39 @@ def gradebook_rows(course: pipeline.Course) -> dict:
     return rows
 
 
-def outcome(course: pipeline.Course) -> dict:
+def outcome(course: pipeline.Course, students: list[str] | None = None) -> dict:
+    """What a run gave ``students`` (default: everyone) in ``course``."""
+    def mine(student: str) -> bool:
+        return students is None or student in students
+
     status = pipeline.load_status(course)
     return {
-        "gradebook": gradebook_rows(course),
-        "scores": pipeline.scores(course, LESSON),
+        "gradebook": {k: v for k, v in gradebook_rows(course).items() if mine(k[0])},
+        "scores": {k: v for k, v in pipeline.scores(course, LESSON).items() if mine(k)},
         "status": {k: (v["status"], sorted(map(json.dumps, v["events"])), v["hash"])
-                   for k, v in status.items()},
-        "review": sorted(json.dumps(i, sort_keys=True) for i in export.review_items(course)),
+                   for k, v in status.items() if mine(k.split("/")[1])},
+        "review": sorted(json.dumps(i, sort_keys=True) for i in export.review_items(course)
+                         if mine(i["student"])),
         "autograded": sorted(str(p.relative_to(course.root / "autograded"))
-                             for p in (course.root / "autograded").rglob("*") if p.is_file()),
+                             for p in (course.root / "autograded").rglob("*")
+                             if p.is_file() and mine(p.relative_to(course.root / "autograded")
+                                                     .parts[0])),
     }
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory):
+def runs(tmp_path_factory, adversarial_class):
     require_sandbox()
     tmp = tmp_path_factory.mktemp("parallel")
     first = new_course(tmp, [LESSON])
     assert cli.main(["release", "--course", str(first)]) == 0
     students = make_class(first)
-    second, third = tmp / "course-jobs2", tmp / "course-dask"
-    shutil.copytree(first, second)  # the same release and gradebook, no grades yet
-    shutil.copytree(first, third)
-    out = {"students": students}
-    for name, root, jobs in (("serial", first, "1"), ("parallel", second, "2")):
-        assert cli.main(["autograde", "--course", str(root), "--jobs", jobs,
-                         "--timeout", TIMEOUT]) == 0
-        out[name] = pipeline.Course(root)
-    out["dask"] = _dask_run(pipeline.Course(third))
-    return out
+    third = tmp / "course-dask"
+    shutil.copytree(first, third)  # the same release and gradebook, no grades yet
+    assert cli.main(["autograde", "--course", str(first), "--jobs", "1",
+                     "--timeout", TIMEOUT]) == 0
+    return {"students": students, "serial": pipeline.Course(first),
+            "parallel": adversarial_class["course"], "dask": _dask_run(pipeline.Course(third))}
 
 
 def _kill_when_running(client, key_prefix: str, done: threading.Event, killed: dict) -> None:
@@ -153,7 +155,6 @@ def dask_run(runs):
     return runs["dask"]
 
 
-@pytest.mark.slow
 def differences(one: dict, other: dict) -> dict:
     """What two outcomes disagree on, per part: {part: [(item, one's, other's), ...]}."""
     out = {}
@@ -169,18 +170,21 @@ def differences(one: dict, other: dict) -> dict:
     return out
 
 
+@pytest.mark.slow
 def test_two_jobs_give_the_serial_answer(runs):
-    serial, parallel = outcome(runs["serial"]), outcome(runs["parallel"])
+    serial = outcome(runs["serial"])
+    parallel = outcome(runs["parallel"], runs["students"])
     assert set(serial["scores"]) == set(runs["students"])
     assert differences(serial, parallel) == {}
 
 
 @pytest.mark.slow
 def test_the_class_is_graded_as_its_cases_say(runs):
-    scores = pipeline.scores(runs["parallel"], LESSON)
-    top = scores["alice"][1]
+    scores = {s: v for s, v in pipeline.scores(runs["parallel"], LESSON).items()
+              if s in runs["students"]}
+    top = scores[REFERENCE][1]
     assert {s for s, (got, _, _) in scores.items() if got < top} == \
-        set(runs["students"]) - {"alice", SLEEPER}  # each wrong or hostile one loses points
+        set(runs["students"]) - {REFERENCE, SLEEPER}  # each wrong or hostile one loses points
     status = pipeline.load_status(runs["parallel"])
     events = {s: {e["event"] for e in status[f"{LESSON}/{s}"]["events"]} for s in scores}
     assert events["os-exit"] == {"kernel-died"} and events["infinite-loop"] == {"timeout"}
@@ -188,14 +192,16 @@ def test_the_class_is_graded_as_its_cases_say(runs):
 
 @pytest.mark.slow
 def test_each_submission_is_recorded_once(runs):
-    with runs["parallel"].gradebook() as gb:
+    course = runs["parallel"]
+    with course.gradebook() as gb:
         subs = [s.student_id for s in gb.assignment_submissions(LESSON)]
-    assert sorted(subs) == runs["students"]
+    assert len(subs) == len(set(subs)) and set(runs["students"]) <= set(subs)
+    assert set(subs) == {p.name for p in (course.root / "submitted").iterdir()}
 
 
 @pytest.mark.slow
-def test_a_second_run_skips_what_is_unchanged_and_force_grades_again(runs, capsys):
-    course = runs["parallel"]
+def test_a_second_run_skips_what_is_unchanged_and_force_grades_again(runs, tmp_path, capsys):
+    course = pipeline.Course(shutil.copytree(runs["serial"].root, tmp_path / "course"))
     before = outcome(course)
     capsys.readouterr()
     assert cli.main(["autograde", "--course", str(course.root), "--jobs", "2"]) == 0
@@ -209,12 +215,12 @@ def test_a_second_run_skips_what_is_unchanged_and_force_grades_again(runs, capsy
                                  timeout=int(TIMEOUT))
     assert [(r.student, r.status) for r in results] == [("edited-tests", "graded")]
     scores = pipeline.scores(course, LESSON)
-    assert scores["edited-tests"] == scores["alice"]
+    assert scores["edited-tests"] == scores[REFERENCE]
     capsys.readouterr()
     assert cli.main(["autograde", "--course", str(course.root), "--jobs", "1", "--student",
-                     "alice", "--force"]) == 0
+                     REFERENCE, "--force"]) == 0
     said = capsys.readouterr().out
-    assert f"{LESSON} alice: graded" in said and "unchanged" not in said
+    assert f"{LESSON} {REFERENCE}: graded" in said and "unchanged" not in said
 
 
 @pytest.mark.slow

@@ -1,13 +1,15 @@
 """Self-grading (``python3 course.py grade``, ``chunklib.course.grade.grade_me``) end to end.
 
 Fast: the kinds of case named from assertion messages, a case named (and no expected value)
-by every hidden assert, unsaved-edit detection, lesson names, a
-learner copy that says self-grading needs the full course.
-Autograde round trips (one xdist group, about 40 s on one core): the reference solution of
-lesson 3 scores full marks with the right message and leaves the notebook untouched; one wrong
-solution per lesson (a sample of tests/wrong/) costs its own function's points and names that
-function only; ``grade_me()`` in a kernel whose notebook has unsaved edits grades the saved
-file and says so; a cell that hangs costs one cell's timeout (graded without the sandbox, as on
+by every hidden assert, unsaved-edit detection, lesson names, a learner copy that says
+self-grading needs the full course.
+Read from each lesson's graded class (tests/graded_class.py, no run of its own): the report on
+every wrong solution confined to one function names that function only and shows no hidden
+test.
+Autograde round trips of the self-grader itself (about 40 s on one core): the reference
+solution of lesson 3 scores full marks with the right message and leaves the notebook
+untouched; ``grade_me()`` in a kernel whose notebook has unsaved edits grades the saved file
+and says so; a cell that hangs costs one cell's timeout (graded without the sandbox, as on
 Binder); the command itself on lesson 3 with one bug in seven functions.
 """
 
@@ -29,6 +31,7 @@ from nbclient import NotebookClient
 
 import course
 from chunklib.course import grade as grade_me_module
+from tests.graded_class import graded_class
 from tests.nbgrading import (
     REPO,
     lesson_notebook,
@@ -41,7 +44,6 @@ from tests.nbgrading import (
 from tools.grading import cases, selfgrade
 
 LESSONS = lessons()
-GROUP = pytest.mark.xdist_group("selfgrade")
 
 
 # ---------------------------------------------------------------- naming the case (fast)
@@ -241,16 +243,15 @@ def _learner_notebook(lesson: str, folder: Path, changes: dict[str, str] | None 
     return path
 
 
-def sample_wrong(lesson: str) -> tuple[str, str, set[str]]:
-    """(name, function, lost cells) of one wrong solution of the lesson that changes one Part 2
-    function, preferring one that keeps its examples and fails only hidden edge cases."""
+def one_function_wrongs(lesson: str) -> list[tuple[str, str, set[str]]]:
+    """(name, function, lost cells) of every wrong solution of the lesson that changes one Part 2
+    function and loses only that function's cells."""
     picks = []
     for name, (cells, lost) in wrong_module(lesson).WRONG.items():
         (fn,) = cells if len(cells) == 1 else (None,)
         if fn and lost <= {f"test_{fn}_examples", f"test_{fn}_hidden"}:
-            picks.append((lost != {f"test_{fn}_hidden"}, name, fn, lost))
-    _, name, fn, lost = min(picks, key=lambda p: p[0])
-    return name, fn, lost
+            picks.append((name, fn, lost))
+    return picks
 
 
 def _hidden_secrets(lesson: str) -> set[str]:
@@ -286,7 +287,6 @@ def reference(state, tmp_path_factory):
     return {"path": path, "before": before, "report": report}
 
 
-@GROUP
 @pytest.mark.slow
 def test_reference_solution_gets_full_marks_and_says_so(reference):
     report = reference["report"]
@@ -299,7 +299,6 @@ def test_reference_solution_gets_full_marks_and_says_so(reference):
     assert "as last saved" in text and "unsaved edits in an open notebook are not seen" in text
 
 
-@GROUP
 @pytest.mark.slow
 def test_grading_never_changes_the_notebook_and_writes_feedback_beside_it(reference):
     path = reference["path"]
@@ -311,25 +310,45 @@ def test_grading_never_changes_the_notebook_and_writes_feedback_beside_it(refere
     assert not [s for s in _hidden_secrets("03-overlap") if s in text]
 
 
-@GROUP
+@pytest.fixture(scope="module", params=LESSONS)
+def graded(request, tmp_path_factory):
+    return graded_class(request.param, tmp_path_factory)
+
+
+def class_report(graded, student: str) -> selfgrade.Report:
+    """The self-grader's report on ``student``'s notebook as the lesson's graded class autograded
+    it (tests/graded_class.py): ``selfgrade.grade`` builds it the same way from its own run."""
+    lesson, course = graded["lesson"], graded["course"]
+    source = nbformat.read(lesson_notebook(lesson), as_version=4)
+    mine = nbformat.read(lesson_notebook(lesson, course / "autograded" / student), as_version=4)
+    blank = nbformat.read(lesson_notebook(lesson, course / "release"), as_version=4)
+    scores = {gid: (graded["scores"][student][gid], top) for gid, top in graded["max"].items()}
+    return selfgrade.Report(
+        lesson, selfgrade.lesson_title(source), str(lesson_notebook(lesson)), time.time(),
+        sum(s for s, _ in scores.values()), sum(graded["max"].values()),
+        selfgrade.exercises(source, mine, blank, scores, lesson))
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("lesson", LESSONS)
-def test_a_wrong_solution_names_its_own_function_and_only_that(lesson, state, tmp_path):
-    name, fn, lost = sample_wrong(lesson)
-    cells = wrong_module(lesson).WRONG[name][0]
-    path = _learner_notebook(lesson, tmp_path, cells)
-    report = selfgrade.grade(lesson, notebook=path, feedback=False)
-    top = max_scores(nbformat.read(lesson_notebook(lesson), as_version=4))
-    assert report.score == sum(top.values()) - sum(top[g] for g in lost), name
-    assert [e.name for e in report.to_fix] == [fn], name
-    text = selfgrade.render(report)
-    assert f"Next to fix: {fn} (" in text
-    flagged = [line.split()[1] for line in text.splitlines() if line.strip().startswith("--")]
-    assert flagged == [fn], (name, flagged)
-    leaked = [s for s in _hidden_secrets(lesson) if s in text]
-    assert not leaked, (name, leaked[:2])
-    if lesson == "03-overlap":  # the done-when case: the range bug fails on an exact fit
-        assert "exact fit" in text
+def test_a_wrong_solution_names_its_own_function_and_only_that(graded):
+    """Every wrong solution that breaks one function, as autograded in the lesson's class: the
+    report names that function alone, as the next to fix, and shows no hidden test. (Through
+    ``selfgrade.grade`` itself: the reference and ``course.py grade`` tests below.)"""
+    lesson = graded["lesson"]
+    picks = one_function_wrongs(lesson)
+    assert picks, f"{lesson} has no wrong solution confined to one function"
+    secrets = _hidden_secrets(lesson)
+    for name, fn, _lost in picks:
+        report = class_report(graded, f"wrong-{name}".replace("_", "-"))
+        assert [e.name for e in report.to_fix] == [fn], name
+        text = selfgrade.render(report)
+        assert f"Next to fix: {fn} (" in text, name
+        flagged = [line.split()[1] for line in text.splitlines() if line.strip().startswith("--")]
+        assert flagged == [fn], (name, flagged)
+        leaked = [s for s in secrets if s in text]
+        assert not leaked, (name, leaked[:2])
+        if name == "range_bug":  # the done-when case of lesson 3: it fails on an exact fit
+            assert "fails a hidden edge case: an exact fit" in text
 
 
 def _course_copy(root: Path) -> Path:
@@ -342,7 +361,6 @@ def _course_copy(root: Path) -> Path:
     return root
 
 
-@GROUP
 @pytest.mark.slow
 def test_grade_me_in_a_notebook_grades_the_saved_file_and_names_unsaved_edits(
         state, reference, tmp_path, kernel_config):
@@ -366,7 +384,6 @@ def test_grade_me_in_a_notebook_grades_the_saved_file_and_names_unsaved_edits(
     assert "this grade is for the saved file" in out
 
 
-@GROUP
 @pytest.mark.slow
 def test_a_hanging_cell_costs_one_cell_timeout_also_without_the_sandbox(
         state, reference, tmp_path, monkeypatch):
@@ -386,7 +403,6 @@ def test_a_hanging_cell_costs_one_cell_timeout_also_without_the_sandbox(
     assert took < reference["report"].seconds + timeout + 4, took
 
 
-@GROUP
 @pytest.mark.slow
 def test_course_py_grade_on_lesson_3_with_one_bug(state, tmp_path):
     """The command a learner runs: seven functions, one bug, score and the one function."""

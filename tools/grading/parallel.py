@@ -87,8 +87,9 @@ def dask(course: pipeline.Course, todo: list[tuple[str, str]], scheduler: str,
     client = scheduler if isinstance(scheduler, Client) else Client(scheduler)
     try:
         lessons = sorted({les for les, _ in todo})
-        shared = {lesson: client.scatter(worker.bundle(course, lesson), hash=False)
-                  for lesson in lessons}
+        # on every worker: a worker that dies must not take the only copy with it
+        shared = {lesson: client.scatter(worker.bundle(course, lesson), hash=False,
+                                         broadcast=True) for lesson in lessons}
         queue = list(reversed(todo))
         owner: dict = {}
 

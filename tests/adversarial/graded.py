@@ -1,0 +1,95 @@
+"""One run of the instructor's whole pipeline (``tools/grade.py all --jobs 2``, in its sandbox)
+over lesson 3's adversarial class, shared by tests/test_adversarial.py and tests/test_parallel.py.
+
+The class: every case of ``cases.py``, two spies (``spy.py``) with their victim (the reference
+solution), and a correct submission that sleeps in an answer cell. test_adversarial.py checks
+what each case costs and that the sandbox held; test_parallel.py takes this run as its
+two-jobs run and compares it with a serial and a Dask run of five of these students. Both
+files are one xdist group (tests/conftest.py), so one worker grades the class once.
+
+Leaves out: assertions.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import os
+import secrets
+import sysconfig
+from pathlib import Path
+
+import nbformat
+
+import chunklib
+from tests.adversarial import cases, spy
+from tests.nbgrading import lesson_notebook, max_scores, new_course, scores, set_cells
+from tools.grading import cli, pipeline
+
+LESSON = cases.LESSON
+SPIES = ("spy-a", "spy-b")
+TIMEOUT = "5"  # seconds per cell: enough for every honest cell, short for the loops
+SLEEPER = "sleeper"  # correct, but sleeps 2 s in an answer cell: the Dask test kills its worker
+
+
+def student_id(case: cases.Case) -> str:
+    return case.name.replace("_", "-")
+
+
+def sleeper(source):
+    """The reference solution with a 2-second sleep in its first answer (``stride``)."""
+    answer = next(c.source for c in source.cells
+                  if c.metadata.get("nbgrader", {}).get("grade_id") == "stride")
+    return set_cells(source, {"stride": f"import time\ntime.sleep(2)\n{answer}"})
+
+
+def tree_digest(folder: Path) -> str:
+    h = hashlib.sha256()
+    for path in sorted(folder.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            h.update(str(path.relative_to(folder)).encode() + path.read_bytes())
+    return h.hexdigest()
+
+
+def spy_targets(root: Path) -> dict[str, str]:
+    return {"course": str(root),
+            "source_notebook": str(lesson_notebook(LESSON, root / "notebooks")),
+            "repo_notebook": str(lesson_notebook(LESSON)),
+            "gradebook": str(root / "gradebook.db"),
+            "other_submission": str(root / "submitted" / "victim" / LESSON / "overlap.ipynb"),
+            "chunklib_dir": str(Path(chunklib.__file__).parent),
+            "site_packages": sysconfig.get_paths()["purelib"]}
+
+
+def graded_run(tmp: Path) -> dict:
+    """Grade the class with ``tools/grade.py all --jobs 2`` in a course under ``tmp``."""
+    root = new_course(tmp, [LESSON])
+    source = nbformat.read(lesson_notebook(LESSON), as_version=4)
+    inbox = tmp / "inbox"
+    for case in cases.CASES:
+        folder = inbox / student_id(case) / LESSON
+        folder.mkdir(parents=True)
+        nb = cases.build(case, source)
+        if nb is not None:
+            nbformat.write(nb, folder / "overlap.ipynb")
+    token = secrets.token_hex(4)
+    for name, nb in (("victim", source), (SLEEPER, sleeper(source))):
+        (inbox / name / LESSON).mkdir(parents=True)
+        nbformat.write(nb, inbox / name / LESSON / "overlap.ipynb")
+    for name in SPIES:
+        (inbox / name / LESSON).mkdir(parents=True)
+        nbformat.write(set_cells(source, {"ex1_stride": spy.spy_cell(
+            spy_targets(root), f"{token}-{name}")}), inbox / name / LESSON / "overlap.ipynb")
+    guarded = {"notebooks": tree_digest(root / "notebooks")}
+    os.environ["GRADER_SECRET_TOKEN"] = "s3cr3t"
+    try:
+        assert cli.main(["all", str(inbox), "--course", str(root), "--timeout", TIMEOUT,
+                         "--jobs", "2"]) == 0
+    finally:
+        os.environ.pop("GRADER_SECRET_TOKEN")
+    course = pipeline.Course(root)
+    with open(course.exports / "review.csv", newline="", encoding="utf-8") as fh:
+        review = list(csv.DictReader(fh))
+    return {"course": course, "root": root, "scores": scores(root, LESSON),
+            "status": pipeline.load_status(course), "review": review, "token": token,
+            "max": max_scores(source), "guarded": guarded, "source": source}
