@@ -110,6 +110,7 @@ def wander(e: Explorer) -> None:
                 last.value = last.max
 
 
+@pytest.mark.slow  # 1-11 s per explorer: the full run's, not the quick lane's
 @by_name
 def test_pictures_and_summaries_do_not_depend_on_the_path_taken(cls):
     """Every setting with one control at an extreme (and the one with all of them moved at
