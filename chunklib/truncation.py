@@ -16,6 +16,11 @@ to 128 tokens in training, and the ``tokenizer.json`` it ships truncates at 128
 at the training length has a cosine below 1 with the whole), but with positions the model
 rarely saw.
 
+The vectors come from ``chunklib.vectors.default_embedder()``: the store the course ships when
+it holds a text (it holds ``truncation_texts`` of lesson 1's passage, so the lesson's cell does
+not wait for the model), else the model itself. ``truncation_report`` prints the figures as the
+lesson shows them.
+
 Leaves out: other models and limits; how much a truncated vector loses for retrieval (lesson 6
 measures retrieval). Texts within the limit are accepted: nothing is cut, ``ignored`` is 0.
 
@@ -25,6 +30,7 @@ measures retrieval). Texts within the limit are accepted: nothing is cut, ``igno
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -37,7 +43,8 @@ from chunklib.tokens import (
 )
 from chunklib.validate import require_text
 
-__all__ = ["MINILM_TRAINED_LENGTH", "Truncation", "truncation"]
+__all__ = ["MINILM_TRAINED_LENGTH", "Truncation", "truncation", "truncation_texts",
+           "truncation_report"]
 
 #: The longest input all-MiniLM-L6-v2 was trained on, special tokens included (model card;
 #: also the truncation of its ``tokenizer.json``).
@@ -59,23 +66,73 @@ class Truncation(NamedTuple):
     cosine_trained: float  # whole text against text[:trained_cut]
 
 
-def truncation(text: str) -> Truncation:
-    """Where all-MiniLM-L6-v2 stops reading ``text``, and the cosines that show it.
+def _cuts(text: str) -> tuple[int, int, int, int]:
+    """(pieces read, the cut, the cut one piece earlier, the cut at the training length)."""
+    read = min(wordpiece_count(text), MINILM_MAX_SEQ_LENGTH - MINILM_SPECIAL_TOKENS)
+    one_less = max(MINILM_SPECIAL_TOKENS, read + MINILM_SPECIAL_TOKENS - 1)
+    return (read, truncated_at(text), truncated_at(text, one_less),
+            truncated_at(text, MINILM_TRAINED_LENGTH))
+
+
+def truncation_texts(text: str) -> list[str]:
+    """The four texts ``truncation`` embeds: ``text`` and its prefixes up to the cut, one word
+    piece earlier, and at the training length.
+
+    ``truncation_texts("Short text.")``
+    -> ['Short text.', 'Short text.', 'Short text', 'Short text.']
+    """
+    text = require_text(text)
+    _read, *cuts = _cuts(text)
+    return [text, *(text[:cut] for cut in cuts)]
+
+
+def truncation(text: str,
+               vectors: Callable[[Sequence[str]], np.ndarray] | None = None) -> Truncation:
+    """Where all-MiniLM-L6-v2 stops reading ``text``, and the cosines that show it. ``vectors``
+    maps a list of texts to their unit vectors, one row each (default: the shipped store, else
+    the model; pass ``chunklib.embedding.embed`` to run the model on every text).
 
     ``truncation("tok " * 300)[:4]`` -> (600, 254, 508, 692)
     """
     text = require_text(text)
-    from chunklib.embedding import embed
-
-    read = min(wordpiece_count(text), MINILM_MAX_SEQ_LENGTH - MINILM_SPECIAL_TOKENS)
-    cut = truncated_at(text)
-    one_less = truncated_at(text, max(MINILM_SPECIAL_TOKENS, read + MINILM_SPECIAL_TOKENS - 1))
-    trained = truncated_at(text, MINILM_TRAINED_LENGTH)
-    whole, *others = embed([text, text[:cut], text[:one_less], text[:trained]])
+    if vectors is None:
+        from chunklib.vectors import default_embedder
+        vectors = default_embedder().lookup
+    elif not callable(vectors):
+        raise TypeError(f"vectors must be a function of a list of texts or None, "
+                        f"got {type(vectors).__name__}")
+    read, cut, one_less, trained = _cuts(text)
+    whole, *others = np.asarray(vectors(truncation_texts(text)), dtype=np.float64)
 
     def cosine(vector: np.ndarray) -> float:
-        return float(whole.astype(np.float64) @ vector.astype(np.float64))  # unit vectors
+        return float(whole @ vector)  # unit vectors
 
     return Truncation(wordpiece_count(text), read, cut, len(text) - cut,
                       wordpiece_count(text[:cut]), cosine(others[0]), one_less,
                       cosine(others[1]), trained, cosine(others[2]))
+
+
+def truncation_report(text: str) -> str:
+    """``truncation(text)`` as a table: the word pieces, where the model stops reading, and the
+    cosine of the whole text's vector with the vectors of its beginnings.
+
+    ``truncation_report("Short text.").splitlines()[0]``
+    -> 'The text: 11 characters, 3 word pieces.'
+    """
+    t = truncation(text)
+    with_markers = f"{t.read + MINILM_SPECIAL_TOKENS} with [CLS] and [SEP]"
+    if t.ignored:
+        read = (f"all-MiniLM-L6-v2 reads {t.read} of them ({with_markers}), up to character "
+                f"{t.cut}:\nthe other {t.ignored} characters never reach the vector.")
+    else:
+        read = f"all-MiniLM-L6-v2 reads all {t.read} of them ({with_markers}): nothing is left out."
+    lines = [f"The text: {len(text)} characters, {t.pieces} word pieces.", read, "",
+             "Cosine of the whole text's vector with the vector of its beginning:",
+             "  word pieces  characters   cosine"]
+    rows = [(t.read, t.cut, t.cosine_prefix, "all the model reads"),
+            (max(t.read - 1, 0), t.one_less_cut, t.cosine_one_less, "one piece fewer"),
+            (wordpiece_count(text[:t.trained_cut]), t.trained_cut, t.cosine_trained,
+             f"the most it was trained on ({MINILM_TRAINED_LENGTH} with [CLS] and [SEP])")]
+    for pieces, cut, cosine, what in rows:
+        lines.append(f"  {pieces:>11}  {f'0 to {cut}':>10}  {cosine:.5f}   {what}")
+    return "\n".join(lines)

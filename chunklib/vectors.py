@@ -13,9 +13,9 @@ as lesson 5's ``FakeEmbedder``: ``model``, ``calls`` and ``embedder(text)``. ``c
 the texts the index asked for, whether the vector came from a store or from the network, so
 lesson 5's counts do not depend on what was cached; ``computed`` counts the texts that really
 went through the model. Lookups go to memory, then to the shipped store (``SHIPPED_STORE``:
-every retrieval text of the fixture's chunks under the strategies lesson 6 uses, and its
-questions; ``tools/build_vectors.py`` writes it from ``chunklib.course.vector_store``), then to
-an optional ``VectorCache``.
+every retrieval text of the fixture's chunks under the strategies lesson 6 uses, its
+questions, and lesson 1's truncation texts; ``tools/build_vectors.py`` writes it from
+``chunklib.course.vector_store``), then to an optional ``VectorCache``.
 
 Leaves out: which texts the shipped store holds (course content,
 ``chunklib.course.vector_store``), approximate nearest-neighbour search (the course's corpora

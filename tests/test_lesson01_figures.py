@@ -26,6 +26,7 @@ from chunklib.tokens import (
     truncated_at,
     wordpiece_spans,
 )
+from chunklib.truncation import truncation
 from chunklib.units import cut_sentences, fixed_windows, unit_spans
 from chunklib.windows import unit_windows
 from tests.nbgrading import lesson_notebook
@@ -44,6 +45,8 @@ PASSAGE = sample_passage()
 TOKENS = token_spans(PASSAGE)
 SENTENCES = split_sentences(PASSAGE)
 PIECES_READ = MINILM_MAX_SEQ_LENGTH - MINILM_SPECIAL_TOKENS
+#: "See it with the real model": the vectors the lesson's cell reads (the shipped store).
+CUT = truncation(PASSAGE)
 TRAINED = json.loads(Path(chunklib.__file__).with_name("data").joinpath(
     "all-MiniLM-L6-v2.tokenizer.json").read_text(encoding="utf-8"))["truncation"]["max_length"]
 
@@ -152,6 +155,28 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
     ("But it was trained on inputs of at most 128 word pieces, so text between 128 and 256",
      TRAINED == 128),
     ("On the passage the model stops reading at character 1184", truncated_at(PASSAGE) == 1184),
+    ("and the first 126 word pieces, the most the model was trained on (128 with `[CLS]` and "
+     "`[SEP]`)", len(wordpiece_spans(PASSAGE[:CUT.trained_cut])) == TRAINED - 2 == 126),
+    ("The model reads 254 of the passage's 1245 word pieces and stops at character 1184: the "
+     "other 4573 characters never reach the vector",
+     (CUT.read, CUT.pieces, CUT.cut, CUT.ignored) == (254, 1245, 1184, 4573)
+     and CUT.cut + CUT.ignored == len(PASSAGE) and CUT.cut == truncated_at(PASSAGE)),
+    ("the whole passage's vector against the vector of its first 1184 characters prints as "
+     "1.00000. They are the same vector, up to rounding",
+     f"{CUT.cosine_prefix:.5f}" == "1.00000" and abs(1 - CUT.cosine_prefix) < 1e-6),
+    ("stop one word piece earlier (at character 1180) and the cosine falls to 0.99987, a small "
+     "change but a real one, far beyond rounding",
+     CUT.one_less_cut == wordpiece_spans(PASSAGE)[PIECES_READ - 1][0] == 1180
+     and f"{CUT.cosine_one_less:.5f}" == "0.99987"
+     and 1 - CUT.cosine_one_less > 1000 * abs(1 - CUT.cosine_prefix)),
+    ("The first 126 word pieces (up to character 595) give a cosine of 0.90064 with the whole, "
+     "well below the other two",
+     CUT.trained_cut == wordpiece_spans(PASSAGE)[TRAINED - 2][0] == 595
+     and f"{CUT.cosine_trained:.5f}" == "0.90064"
+     and CUT.cosine_trained < CUT.cosine_one_less < CUT.cosine_prefix),
+    ("that learned from inputs of at most 128 word pieces. Chunks within the training length "
+     "are embedded the way the model was trained; chunks of up to 254 word pieces are embedded "
+     "whole", TRAINED == 128 and PIECES_READ == 254),
     ("4 of the 5 chunks of 1400 characters overflow the model (all but the short last one): the "
      "end of each never reaches its vector",
      (overflowing("characters", 1400), len(windows("characters", 1400))) == (4, 5)),
@@ -292,5 +317,5 @@ def test_hidden_literals_match_chunklib():
 
 def test_demo_cells_call_chunklib():
     for call in ("units_explorer()", "unit_table(", "budget_table(passage, 1000)",
-                 'truncation_table(passage, 1400, "characters")'):
+                 'truncation_table(passage, 1400, "characters")', "truncation_report(passage)"):
         assert call in CODE, call

@@ -1,5 +1,6 @@
 """Tests for chunklib.truncation: the real all-MiniLM-L6-v2 on lesson 1's passage (pinned
-figures), the claim that text after the cut cannot change the vector, and bad input."""
+figures), the claim that text after the cut cannot change the vector, the shipped store's
+vectors (what lesson 1's cell reads) against the model's, the report, and bad input."""
 
 from __future__ import annotations
 
@@ -13,20 +14,27 @@ import pytest
 import chunklib.truncation as truncation_module
 from chunklib.course.passages import sample_passage
 from chunklib.embedding import embed
+from chunklib.identity import sha256_hex
 from chunklib.tokens import (
     MINILM_MAX_SEQ_LENGTH,
     MINILM_TOKENIZER_FILE,
     wordpiece_count,
     wordpiece_spans,
 )
-from chunklib.truncation import MINILM_TRAINED_LENGTH, truncation
+from chunklib.truncation import (
+    MINILM_TRAINED_LENGTH,
+    truncation,
+    truncation_report,
+    truncation_texts,
+)
+from chunklib.vectors import default_embedder, shipped_store
 
 PASSAGE = sample_passage()
 
 
 @pytest.fixture(scope="module")
 def figures():
-    return truncation(PASSAGE)
+    return truncation(PASSAGE, embed)  # the model itself, not the shipped store
 
 
 def test_lesson_1_passage_figures(figures):
@@ -54,6 +62,37 @@ def test_text_after_the_cut_cannot_change_the_vector(figures):
         [PASSAGE, prefix + "The answer to every question is here.", PASSAGE[:200] + PASSAGE[300:]])
     np.testing.assert_allclose(whole @ replaced, 1.0, atol=1e-6)
     assert whole @ dropped_early < 0.999  # text before the cut does count
+
+
+def test_lesson_1_reads_the_model_s_vectors_from_the_shipped_store(figures):
+    store = shipped_store()
+    assert all(sha256_hex(t) in store for t in truncation_texts(PASSAGE))
+    computed = default_embedder().computed
+    stored = truncation(PASSAGE)  # the default: the store, as lesson 1's cell
+    assert default_embedder().computed == computed, "the passage's vectors were not in the store"
+    ints = [name for name in figures._fields if not name.startswith("cosine")]
+    assert [getattr(stored, n) for n in ints] == [getattr(figures, n) for n in ints]
+    np.testing.assert_allclose([stored.cosine_prefix, stored.cosine_one_less,
+                                stored.cosine_trained],
+                               [figures.cosine_prefix, figures.cosine_one_less,
+                                figures.cosine_trained], atol=1e-6)
+
+
+def test_the_texts_are_the_whole_and_its_three_beginnings(figures):
+    assert truncation_texts(PASSAGE) == [PASSAGE, PASSAGE[:figures.cut],
+                                         PASSAGE[:figures.one_less_cut],
+                                         PASSAGE[:figures.trained_cut]]
+
+
+def test_the_report_shows_the_figures():
+    lines = truncation_report(PASSAGE).splitlines()
+    assert lines[0] == "The text: 5757 characters, 1245 word pieces."
+    assert "reads 254 of them (256 with [CLS] and [SEP]), up to character 1184" in lines[1]
+    assert lines[2] == "the other 4573 characters never reach the vector."
+    rows = [line.split()[:5] for line in lines[-3:]]
+    assert rows == [["254", "0", "to", "1184", "1.00000"], ["253", "0", "to", "1180", "0.99987"],
+                    ["126", "0", "to", "595", "0.90064"]]
+    assert "nothing is left out" in truncation_report("Chunks are the unit of retrieval.")
 
 
 def test_a_short_text_is_read_whole():
@@ -85,3 +124,12 @@ def test_docstring_example():
 def test_bad_input_is_refused_by_name(text, kind, words):
     with pytest.raises(kind, match=words):
         truncation(text)
+    with pytest.raises(kind, match=words):
+        truncation_report(text)
+    with pytest.raises(kind, match=words):
+        truncation_texts(text)
+
+
+def test_vectors_must_be_a_function():
+    with pytest.raises(TypeError, match="vectors must be a function"):
+        truncation("Short text.", vectors="embed")

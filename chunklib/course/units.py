@@ -32,7 +32,9 @@ from chunklib.tokens import (
     MINILM_TOKENIZER_FILE,
     token_spans,
     truncated_at,
+    wordpiece_count,
 )
+from chunklib.truncation import truncation
 from chunklib.units import cut_sentences, fixed_windows, unit_spans
 from chunklib.windows import unit_windows
 
@@ -163,6 +165,7 @@ def figures() -> dict[str, object]:
         "pieces_read": read,
         "special_words": _WORDS[MINILM_SPECIAL_TOKENS],
         "stops_at": truncated_at(passage),
+        **_truncation_figures(passage),
     }
     for name, (kind, size) in TRIES.items():
         pieces = [p for p, _ in _reads(kind, size)]
@@ -190,6 +193,17 @@ def figures() -> dict[str, object]:
     fig.update({f"unicode_units_{i}": _WORDS[len(unit_spans(t))] for i, t in enumerate(demo)})
     fig.update(_quiz_figures(fig))
     return fig
+
+
+def _truncation_figures(passage: str) -> dict[str, object]:
+    """The figures of the "See it with the real model" step: ``truncation(passage)``, whose
+    vectors come from the shipped store (as in the lesson's cell)."""
+    t = truncation(passage)
+    return {"passage_pieces": t.pieces, "ignored_chars": t.ignored,
+            "cosine_prefix": t.cosine_prefix, "one_less_cut": t.one_less_cut,
+            "cosine_one_less": t.cosine_one_less, "trained_cut": t.trained_cut,
+            "trained_pieces": wordpiece_count(passage[:t.trained_cut]),
+            "cosine_trained": t.cosine_trained}
 
 
 def _quiz_figures(fig: dict[str, object]) -> dict[str, object]:

@@ -1,10 +1,11 @@
 """What the shipped vector store (``chunklib/data/minilm-vectors.npz``) must hold: the
-all-MiniLM-L6-v2 inputs lessons 5 and 6 embed, so neither lesson waits for the model.
+all-MiniLM-L6-v2 inputs lessons 1, 5 and 6 embed, so none of them waits for the model.
 
 ``store_strategies`` lists every strategy whose fixture chunks the store covers and
-``store_texts`` every text: those chunks' retrieval texts, the questions, and lesson 5's
-index builds. ``tools/build_vectors.py`` writes the store; ``tests/test_vectors.py`` checks it
-covers ``store_texts()``.
+``store_texts`` every text: those chunks' retrieval texts, the questions, lesson 5's index
+builds, and the four texts lesson 1's truncation step compares (``truncation_texts``).
+``tools/build_vectors.py`` writes the store; ``tests/test_vectors.py`` checks it covers
+``store_texts()``.
 
 Leaves out: reading and writing the store and the embedder that uses it (``chunklib.vectors``).
 
@@ -18,12 +19,14 @@ from chunklib.course.edits import MATRIX
 from chunklib.course.experiment import LESSON_STRATEGIES, SIZES, chunk_dicts
 from chunklib.course.fixture import load_source, load_sources
 from chunklib.course.lifecycle import RENAMED
+from chunklib.course.passages import sample_passage
 from chunklib.course.questions import load_questions
 from chunklib.course.sweep import SWEEP_SIZE, window_offsets
 from chunklib.experiment import Strategy, sweep_overlaps
 from chunklib.identity import sha256_hex
 from chunklib.lifecycle import rename_heading
 from chunklib.structure import structure_chunks
+from chunklib.truncation import truncation_texts
 
 
 def store_strategies() -> list[Strategy]:
@@ -46,8 +49,9 @@ def store_strategies() -> list[Strategy]:
 
 def store_texts() -> dict[str, str]:
     """retrieval hash -> text of everything the shipped store holds: the fixture's chunks
-    under ``store_strategies()`` (lesson 6), the questions, and lesson 5's index builds
-    (structure chunks at the default size of the fixture and of the lesson's two renames).
+    under ``store_strategies()`` (lesson 6), the questions, lesson 5's index builds
+    (structure chunks at the default size of the fixture and of the lesson's two renames), and
+    lesson 1's passage with the three beginnings ``truncation`` compares it with.
 
     ``len(store_texts()) > 1000`` -> True
     """
@@ -57,4 +61,5 @@ def store_texts() -> dict[str, str]:
     for source in [*load_sources(), rename_heading(guide, MATRIX, RENAMED),
                    rename_heading(guide, MATRIX[:1], "Harbor " + MATRIX[0])]:
         texts |= {c.retrieval_text for c in structure_chunks(source)}
+    texts |= set(truncation_texts(sample_passage()))
     return {sha256_hex(t): t for t in sorted(texts)}
