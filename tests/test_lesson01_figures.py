@@ -164,6 +164,10 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
     ("the whole passage's vector against the vector of its first 1184 characters prints as "
      "1.00000. They are the same vector, up to rounding",
      f"{CUT.cosine_prefix:.5f}" == "1.00000" and abs(1 - CUT.cosine_prefix) < 1e-6),
+    ("both times the model was given exactly the same 254 word pieces between `[CLS]` and "
+     "`[SEP]`. It never sees what follows",
+     CUT.prefix_pieces == CUT.read == PIECES_READ == 254
+     and wordpiece_spans(PASSAGE[:CUT.cut]) == wordpiece_spans(PASSAGE)[:PIECES_READ]),
     ("stop one word piece earlier (at character 1180) and the cosine falls to 0.99987, a small "
      "change but a real one, far beyond rounding",
      CUT.one_less_cut == wordpiece_spans(PASSAGE)[PIECES_READ - 1][0] == 1180
@@ -174,7 +178,7 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
      CUT.trained_cut == wordpiece_spans(PASSAGE)[TRAINED - 2][0] == 595
      and f"{CUT.cosine_trained:.5f}" == "0.90064"
      and CUT.cosine_trained < CUT.cosine_one_less < CUT.cosine_prefix),
-    ("that learned from inputs of at most 128 word pieces. Chunks within the training length "
+    ("never showed it an input longer than 128 word pieces. Chunks within the training length "
      "are embedded the way the model was trained; chunks of up to 254 word pieces are embedded "
      "whole", TRAINED == 128 and PIECES_READ == 254),
     ("4 of the 5 chunks of 1400 characters overflow the model (all but the short last one): the "
