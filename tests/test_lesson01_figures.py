@@ -123,8 +123,8 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
      "exactly the 254 the model reads",
      overflowing("cl100k_tokens", 250) == 0 and largest("cl100k_tokens", 250) == 254
      and PIECES_READ == 254),
-    ("the model was trained on inputs of at most 128 word pieces, and all 5 chunks are longer "
-     "than that", TRAINED == 128 and over_trained("cl100k_tokens", 250) == 5
+    ("used inputs of at most 128 word pieces, and all 5 chunks are longer than that",
+     TRAINED == 128 and over_trained("cl100k_tokens", 250) == 5
      and len(windows("cl100k_tokens", 250)) == 5),
     ("the three cl100k tokens that share the 🚨",
      [s for s in token_spans("The runbook's 🚨 alert: don't panic.") if s[1] == 15]
@@ -152,7 +152,8 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
     ("defaults to the model's `max_seq_length`, so a full chunk at the default is two word "
      "pieces longer than the model reads",  # LangChain strips [CLS] and [SEP] before counting
      len(_minilm().encode("runbook").ids) - len(wordpiece_spans("runbook")) == 2),
-    ("But it was trained on inputs of at most 128 word pieces, so text between 128 and 256",
+    ("But its training as a sentence encoder used inputs of at most 128 word pieces, so text "
+     "between 128 and 256",
      TRAINED == 128),
     ("On the passage the model stops reading at character 1184", truncated_at(PASSAGE) == 1184),
     ("and the first 126 word pieces, the most the model was trained on (128 with `[CLS]` and "
