@@ -23,6 +23,7 @@ a million characters or more (bpe-openai refuses them: ValueError), lone surroga
 
 from __future__ import annotations
 
+import json
 import warnings
 from functools import cache
 from importlib import resources
@@ -38,6 +39,18 @@ MINILM_MAX_SEQ_LENGTH = 256
 #: ``[CLS]`` before the text and ``[SEP]`` after it take two of those positions.
 MINILM_SPECIAL_TOKENS = 2
 MINILM_TOKENIZER_FILE = "all-MiniLM-L6-v2.tokenizer.json"
+
+
+@cache
+def minilm_trained_length() -> int:
+    """The longest input all-MiniLM-L6-v2 was trained on as a sentence encoder, in word pieces
+    with ``[CLS]`` and ``[SEP]``: the truncation its own tokenizer file sets
+    (sentence-transformers reads up to ``MINILM_MAX_SEQ_LENGTH`` instead).
+
+    ``minilm_trained_length()`` -> 128
+    """
+    source = resources.files("chunklib").joinpath("data", MINILM_TOKENIZER_FILE)
+    return json.loads(source.read_text(encoding="utf-8"))["truncation"]["max_length"]
 
 
 def _require_text(text: object) -> str:

@@ -38,6 +38,7 @@ import numpy as np
 from chunklib.tokens import (
     MINILM_MAX_SEQ_LENGTH,
     MINILM_SPECIAL_TOKENS,
+    minilm_trained_length,
     truncated_at,
     wordpiece_count,
 )
@@ -47,8 +48,8 @@ __all__ = ["MINILM_TRAINED_LENGTH", "Truncation", "truncation", "truncation_text
            "truncation_report"]
 
 #: The longest input all-MiniLM-L6-v2 was trained on, special tokens included (model card;
-#: also the truncation of its ``tokenizer.json``).
-MINILM_TRAINED_LENGTH = 128
+#: read from the truncation of its ``tokenizer.json``).
+MINILM_TRAINED_LENGTH = minilm_trained_length()
 
 
 class Truncation(NamedTuple):

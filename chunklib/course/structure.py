@@ -114,20 +114,6 @@ def structure_repeated() -> int:
 TIGHT_TABLE = "| Environment | Replica count | Approval |\n|---|---|---|\n|production|4|SRE|\n"
 
 
-def minilm_trained_length() -> int:
-    """The longest input all-MiniLM-L6-v2 was trained on, in word pieces with ``[CLS]`` and
-    ``[SEP]``: the length its own ``tokenizer.json`` truncates to (sentence-transformers reads up
-    to 256, ``tokens.MINILM_MAX_SEQ_LENGTH``). ``minilm_trained_length()`` -> 128
-    """
-    import json
-    from importlib import resources
-
-    from chunklib.tokens import MINILM_TOKENIZER_FILE
-
-    source = resources.files("chunklib").joinpath("data", MINILM_TOKENIZER_FILE)
-    return json.loads(source.read_text(encoding="utf-8"))["truncation"]["max_length"]
-
-
 def figures() -> dict[str, object]:
     """Every number lesson 4's Markdown states, computed with chunklib: name -> value, rendered
     into the prose templates ``notebooks/04-structure/prose/*.md`` by ``tools/sync_prose.py``.
@@ -144,7 +130,12 @@ def figures() -> dict[str, object]:
         fixture_duplication,
         window_chunks,
     )
-    from chunklib.tokens import MINILM_MAX_SEQ_LENGTH, MINILM_SPECIAL_TOKENS, wordpiece_count
+    from chunklib.tokens import (
+        MINILM_MAX_SEQ_LENGTH,
+        MINILM_SPECIAL_TOKENS,
+        minilm_trained_length,
+        wordpiece_count,
+    )
 
     guide = load_source("deployment-guide")
     sources = load_sources()

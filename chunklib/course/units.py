@@ -15,9 +15,7 @@ The numbers in the quiz explanations are pinned by ``tests/test_lesson01_figures
     7
 """
 
-import json
 import unicodedata
-from importlib import resources
 from statistics import median
 
 from chunklib.budgets import minilm_reads, prefix_end, spans_of, units_within
@@ -29,7 +27,7 @@ from chunklib.sentences import split_sentences
 from chunklib.tokens import (
     MINILM_MAX_SEQ_LENGTH,
     MINILM_SPECIAL_TOKENS,
-    MINILM_TOKENIZER_FILE,
+    minilm_trained_length,
     token_spans,
     truncated_at,
     wordpiece_count,
@@ -122,16 +120,6 @@ def _overflowing(kind: str, size: int) -> int:
 
 def _cut(kind: str, size: int) -> int:
     return cut_sentences(split_sentences(sample_passage()), _windows(kind, size))
-
-
-def minilm_trained_length() -> int:
-    """The longest input all-MiniLM-L6-v2 was trained on: the truncation its own tokenizer file
-    sets (sentence-transformers reads up to ``MINILM_MAX_SEQ_LENGTH`` instead).
-
-    ``minilm_trained_length()`` -> 128
-    """
-    source = resources.files("chunklib").joinpath("data", MINILM_TOKENIZER_FILE)
-    return json.loads(source.read_text(encoding="utf-8"))["truncation"]["max_length"]
 
 
 def figures() -> dict[str, object]:
