@@ -18,12 +18,16 @@ import chunklib.semantic as semantic
 from chunklib.boundaries import span_stats
 from chunklib.embedding import embed
 from chunklib.semantic import (
+    ABBREVIATIONS,
     compare_with_recursive,
+    comparison_report,
     fake_embedder,
+    join_abbreviations,
     neighbour_similarities,
     paragraph_breaks_kept,
     semantic_chunks,
     semantic_split,
+    similarity_report,
 )
 from chunklib.sentences import paragraph_spans, split_sentences
 from chunklib.splitter import split_text
@@ -97,6 +101,73 @@ def test_percentile_zero_never_cuts(text, embedder):
     assert semantic_split(text, embedder, 0).breakpoints == []
 
 
+abbreviated = st.lists(st.sampled_from(["Dr.", "Mr.", "e.g.", "X", " ", "\n", ".", "!"]),
+                       max_size=12).map("".join)
+
+
+def ends_with_abbreviation(sentence):
+    return any(sentence == a or sentence.endswith(a) and sentence[-len(a) - 1].isspace()
+               for a in ABBREVIATIONS)
+
+
+@given(st.one_of(texts, abbreviated))
+def test_joining_abbreviations_only_merges_neighbours_of_one_paragraph(text):
+    sentences = split_sentences(text)
+    assert join_abbreviations(text, sentences, ()) == sentences
+    joined = join_abbreviations(text, sentences)
+    # every joined span runs from one sentence's start to a later sentence's end
+    assert {s for s, _ in joined} <= {s for s, _ in sentences}
+    assert {e for _, e in joined} <= {e for _, e in sentences}
+    assert len(joined) == len({s for s, _ in joined}) <= len(sentences)
+    if sentences:
+        assert (joined[0][0], joined[-1][1]) == (sentences[0][0], sentences[-1][1])
+    for start, end in joined:
+        inner = [(s, e) for s, e in sentences if start <= s and e <= end]
+        for (s0, e), (s, _) in zip(inner, inner[1:]):  # each join: an abbreviation, no blank line
+            assert ends_with_abbreviation(text[s0:e])
+            assert text[e:s].count("\n") < 2
+    # and no sentence left ending with an abbreviation could have been joined
+    for (_, e), (nxt, _) in zip(joined, joined[1:]):
+        last = max(x for x, _ in sentences if x < e)  # the last sentence joined into the span
+        if text[e:nxt].count("\n") < 2:
+            assert not ends_with_abbreviation(text[last:e])
+    assert semantic_split(text, fake_embedder, 50, abbreviations=ABBREVIATIONS
+                          ).sentences == joined
+
+
+def test_joining_abbreviations_examples():
+    text = "Ask Dr. Mr. Osei. Go to Dr.\n\nNext. NoDr. Stop."
+    assert [text[s:e] for s, e in join_abbreviations(text, split_sentences(text))] == [
+        "Ask Dr. Mr. Osei.", "Go to Dr.", "Next.", "NoDr.", "Stop."]
+    with pytest.raises(TypeError, match="abbreviations"):
+        join_abbreviations(text, split_sentences(text), "Dr.")
+    with pytest.raises(TypeError, match="abbreviations"):
+        join_abbreviations(text, split_sentences(text), [""])
+    with pytest.raises(TypeError, match="sentences"):
+        join_abbreviations(text, "no")
+
+
+def test_reports():
+    text = "Cats purr. Cats nap. Tax is due."
+    split = semantic_split(text, fake_embedder, 50)
+    assert similarity_report(text, split).splitlines() == [
+        " 0 (0, 10) Cats purr.", "  gap 0   cosine 1.000", " 1 (11, 20) Cats nap.",
+        "  gap 1   cosine 0.187   cut", " 2 (21, 32) Tax is due."]
+    assert "cut" not in similarity_report(text, split, cuts=False)
+    assert similarity_report(text, split, 1, 1) == " 1 (11, 20) Cats nap."
+    assert similarity_report("a\nb. c.", semantic_split("a\nb. c.", fake_embedder), width=3
+                             ).splitlines()[0] == " 0 (0, 4) a⏎…"
+    for first, last in ((2, 1), (-1, 1), (0, 3)):
+        with pytest.raises(ValueError, match="first and last"):
+            similarity_report(text, split, first, last)
+    assert comparison_report("Cats purr. Dogs bark.", 12, 50, fake_embedder).splitlines() == [
+        "2 sentences; chunk lengths in characters",
+        "                                chunks  sentences cut  shortest  median  longest",
+        "recursive, at most 12                2              0        10    10.5       11",
+        "semantic, 50th percentile            1              0        21      21       21",
+        "semantic, then at most 12            2              0        10    10.5       11"]
+
+
 def test_edge_texts():
     assert semantic_split("", fake_embedder).spans == []
     assert semantic_split(" \n ", fake_embedder).spans == [(0, 3)]
@@ -142,6 +213,8 @@ def test_docstring_examples():
         0.7071, 0.7071]
     assert fake_embedder(["Cats purr."]).tolist() == [[1.1, 0.1, 0.1]]
     assert paragraph_breaks_kept("A.\n\nB. C.", [(0, 4), (4, 9)]) == 1
+    assert join_abbreviations("Ask Dr. Osei. Go.", [(0, 7), (8, 13), (14, 17)]) == [
+        (0, 13), (14, 17)]
 
 
 @pytest.mark.parametrize("kwargs, kind, name", [
@@ -236,3 +309,24 @@ def test_lesson_2_passage_figures(minilm):
     assert rows == {"recursive": (9, 1, 80, 279, 298, 2),
                     "semantic": (7, 0, 4, 132, 1181, 2),
                     "semantic_capped": (13, 0, 4, 180, 290, 3)}
+    # the shipped vectors of the passage's sentences are the model's
+    assert semantic_split(PASSAGE, percentile=25).similarities == pytest.approx(
+        split.similarities, abs=1e-6)
+
+
+def test_lesson_2_passage_with_abbreviations_joined(minilm):
+    """The two "Dr." fragments joined to their names: two sentences fewer, and no chunk of
+    four characters; two of the six cuts fall at paragraph breaks."""
+    split = semantic_split(PASSAGE, minilm, 25, abbreviations=ABBREVIATIONS)
+    assert len(split.sentences) == 24
+    assert [PASSAGE[s:e][:25] for s, e in split.sentences if "Dr." in PASSAGE[s:e]] == [
+        "The idea came from Dr. Am", "Dr. Osei says the noteboo"]
+    assert round(split.threshold, 3) == 0.241
+    assert split.breakpoints == [3, 7, 12, 14, 15, 19]
+    assert [e - s for s, e in split.spans] == [307, 293, 674, 237, 53, 317, 308]
+    figures = compare_with_recursive(PASSAGE, 300, 25, minilm, ABBREVIATIONS)
+    rows = {name: (f["chunks"], f["sentences_cut"], f["min"], f["median"], f["max"],
+                   f["paragraph_breaks"]) for name, f in figures.items()}
+    assert rows == {"recursive": (9, 1, 80, 279, 298, 2),
+                    "semantic": (7, 0, 53, 307, 674, 2),
+                    "semantic_capped": (12, 0, 51, 234.5, 293, 3)}

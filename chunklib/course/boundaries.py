@@ -1,8 +1,9 @@
 """Lesson 2 (Boundaries): the hand-worked text, its self-checks and the multiple-choice questions.
 
-Expected values are computed with ``chunklib.splitter``, ``chunklib.boundaries`` and
-``chunklib.sentences`` when a check runs; ``position_grid`` prints the hand-worked text with
-every character's offset, so the Part 1 counts can be done with pencil and paper.
+Expected values are computed with ``chunklib.splitter``, ``chunklib.boundaries``,
+``chunklib.sentences`` and ``chunklib.semantic`` when a check runs; ``position_grid`` prints
+the hand-worked text with every character's offset, so the Part 1 counts can be done with
+pencil and paper.
 
 ``figures()`` computes every number the lesson's Markdown states; ``tools/sync_prose.py``
 renders the templates in ``notebooks/02-boundaries/prose/`` with it.
@@ -20,9 +21,12 @@ from chunklib.course.comparison import compare_strategies
 from chunklib.course.passages import load_passage
 from chunklib.course.quiz import Question
 from chunklib.course.selfcheck import Check
+from chunklib.embedding import DIMENSION
+from chunklib.semantic import ABBREVIATIONS, compare_with_recursive, semantic_split
 from chunklib.sentences import paragraph_spans, sentences_cut_at, split_sentences
 from chunklib.splitter import DEFAULT_SEPARATORS, recursive_split, split_text
-from chunklib.tokens import wordpiece_count
+from chunklib.tokens import MINILM_MAX_SEQ_LENGTH, MINILM_SPECIAL_TOKENS, wordpiece_count
+from chunklib.truncation import MINILM_TRAINED_LENGTH
 from chunklib.units import cut_sentences
 from chunklib.windows import text_windows
 
@@ -43,6 +47,10 @@ WORDPIECE_BUDGET = 64
 #: Quiz question 3: a splitter's chunk texts of a text that repeats, and that text.
 SAME_CHUNKS = ("Same. ", "Same. ", "Same.")
 SAME_TEXT = "".join(SAME_CHUNKS)
+#: Semantic chunking: the percentile of the neighbour cosines below which a gap is cut, and the
+#: passage's first sentences, the stretch worked by hand.
+SEMANTIC_PERCENTILE = 25
+HAND_SENTENCES = 5
 _WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
 
@@ -98,6 +106,94 @@ def figures() -> dict[str, object]:
         "single_quality": boundary_quality(split_sentences(PART1_TEXT), [(0, len(PART1_TEXT))]),
         **{f"{part}_points": points for part, points in POINTS.items()},
         **_quiz_figures(),
+        **semantic_figures(),
+    }
+
+
+def hand_stretch() -> str:
+    """The passage up to the end of its ``HAND_SENTENCES``-th sentence: the stretch whose
+    neighbour cosines the learner works through by hand.
+
+    ``hand_stretch()[-3:]`` -> 'Dr.'
+    """
+    passage = load_passage()
+    return passage[:split_sentences(passage)[HAND_SENTENCES - 1][1]]
+
+
+def semantic_texts() -> list[str]:
+    """Every sentence semantic chunking embeds in lesson 2: the passage's sentences as
+    ``split_sentences`` finds them and with ``ABBREVIATIONS`` joined (the shipped vector store
+    holds them, so the lesson never waits for the model).
+
+    ``len(semantic_texts()) > HAND_SENTENCES`` -> True
+    """
+    passage = load_passage()
+    plain = split_sentences(passage)
+    joined = semantic_split(passage, lambda t: [[1.0]] * len(t), 0, abbreviations=ABBREVIATIONS)
+    return sorted({passage[s:e] for s, e in plain + joined.sentences})
+
+
+def _ordinal(i: int) -> str:
+    return "smallest" if i == 0 else f"{_ORDINALS[i]} smallest"
+
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
+
+
+def semantic_figures() -> dict[str, object]:
+    """The figures of the semantic chunking section: the stretch worked by hand, the whole
+    passage with and without the abbreviation list, and the comparison with recursive splitting
+    at ``EXPLORER_SIZE`` characters.
+
+    ``semantic_figures()["sem_percentile"]`` -> 25
+    """
+    passage, p, size = load_passage(), SEMANTIC_PERCENTILE, EXPLORER_SIZE
+    hand = semantic_split(hand_stretch(), percentile=p)
+    gaps = len(hand.similarities)
+    position = p / 100 * (gaps - 1)
+    low = int(position)
+    plain = semantic_split(passage, percentile=p)
+    joined = semantic_split(passage, percentile=p, abbreviations=ABBREVIATIONS)
+    fragments = [i for i, (s, e) in enumerate(plain.sentences) if passage[s:e].endswith("Dr.")]
+    beside = [i for i in plain.breakpoints if i in fragments or i + 1 in fragments]
+    before = compare_with_recursive(passage, size, p)
+    after = compare_with_recursive(passage, size, p, abbreviations=ABBREVIATIONS)
+    longest = max(plain.spans, key=lambda span: span[1] - span[0])
+    breaks = paragraph_spans(passage)
+    at_paragraph = [i for i in joined.breakpoints
+                    if any(joined.sentences[i][1] <= s == joined.sentences[i + 1][0]
+                           for s, _ in breaks[1:])]
+    within = [i for i in joined.breakpoints if i not in at_paragraph]
+    volunteers = next(i for i in within
+                      if passage[slice(*joined.sentences[i + 1])].startswith("They "))
+    return {
+        "sem_percentile": p, "sem_share": p / 100, "sem_dims": DIMENSION,
+        "sem_read": MINILM_MAX_SEQ_LENGTH - MINILM_SPECIAL_TOKENS,
+        "sem_trained": MINILM_TRAINED_LENGTH,
+        "hand_n": HAND_SENTENCES, "hand_gaps": gaps, "hand_last": HAND_SENTENCES - 1,
+        "hand_position": f"{position:g}", "hand_fraction": f"{position - low:g}",
+        "hand_low": _ordinal(low), "hand_high": _ordinal(low + 1),
+        "sem_sentences": len(plain.sentences), "sem_gaps": len(plain.similarities),
+        "sem_threshold": plain.threshold, "sem_breaks": len(plain.breakpoints),
+        "sem_beside": _WORDS[len(beside)], "sem_fragments": _listed(fragments),
+        "sem_k": before["semantic"]["chunks"], "sem_cut": before["semantic"]["sentences_cut"],
+        "sem_min": before["semantic"]["min"], "sem_max": before["semantic"]["max"],
+        "sem_max_pieces": wordpiece_count(passage[slice(*longest)]),
+        "sem_capped_k": before["semantic_capped"]["chunks"],
+        "rec_k": before["recursive"]["chunks"], "rec_cut": before["recursive"]["sentences_cut"],
+        "rec_min": before["recursive"]["min"], "rec_max": before["recursive"]["max"],
+        "abbr_sentences": len(joined.sentences), "abbr_breaks": len(joined.breakpoints),
+        "abbr_threshold": joined.threshold,
+        "abbr_k": after["semantic"]["chunks"], "abbr_cut": after["semantic"]["sentences_cut"],
+        "abbr_min": after["semantic"]["min"], "abbr_median": f"{after['semantic']['median']:g}",
+        "abbr_max": after["semantic"]["max"],
+        "abbr_max_pieces": wordpiece_count(passage[slice(*max(
+            joined.spans, key=lambda span: span[1] - span[0]))]),
+        "abbr_capped_k": after["semantic_capped"]["chunks"],
+        "abbr_capped_cut": after["semantic_capped"]["sentences_cut"],
+        "abbr_rec_cut": after["recursive"]["sentences_cut"],
+        "abbr_at_paragraph": _WORDS[len(at_paragraph)], "abbr_within": _WORDS[len(within)],
+        "abbr_they_cosine": joined.similarities[volunteers],
     }
 
 
@@ -182,6 +278,11 @@ _SPLIT_K = ("Split on the blank line first; the first paragraph with its blank l
             f"current_start ≤ {PART1_SIZE}.")
 
 CHECKS = {
+    "semantic_gap": Check(lambda: semantic_split(hand_stretch(), percentile=SEMANTIC_PERCENTILE
+                                                 ).breakpoints[0],
+                          "Sort the cosines; the percentile lies between the two values around "
+                          "its position, and a gap is cut only when its cosine is strictly "
+                          "below it. Answer with the number of the gap, as the table prints it."),
     "predict_cut": Check(lambda: compare_strategies(load_passage(), EXPLORER_SIZE)["fixed"][
                              "sentences_cut"],
                          "Each place where one window meets the next cuts at most one sentence, "
