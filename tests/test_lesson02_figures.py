@@ -1,10 +1,12 @@
-"""Every number lesson 2 states is computed here with chunklib and found in the text; the grading
+"""Every number lesson 2 states is computed here with chunklib and found in the text (semantic
+chunking's with all-MiniLM-L6-v2's shipped vectors); the grading
 literals of the notebook still agree with chunklib; the reference solutions agree with chunklib.
 """
 
 import re
 
 import nbformat
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -15,6 +17,13 @@ from chunklib.course import quiz, selfcheck
 from chunklib.course.comparison import compare_strategies
 from chunklib.course.passages import load_passage
 from chunklib.course.quiz import questions
+from chunklib.embedding import DIMENSION
+from chunklib.semantic import (
+    ABBREVIATIONS,
+    compare_with_recursive,
+    semantic_split,
+    similarity_report,
+)
 from chunklib.sentences import inside_sentence, paragraph_spans, split_sentences
 from chunklib.splitter import DEFAULT_SEPARATORS, recursive_split, split_text
 from chunklib.tokens import wordpiece_count
@@ -266,3 +275,90 @@ def test_reference_boundary_quality_is_chunklibs(text, size):
     got = SOLUTION["boundary_quality"](sentences, spans)
     assert type(got) is float and got == boundary_quality(sentences, spans)
 
+
+
+# --- semantic chunking (all-MiniLM-L6-v2 through the shipped vectors) -------------------------
+
+HAND = semantic_split(lesson.hand_stretch(), percentile=25)
+SEM = semantic_split(PASSAGE, percentile=25)
+ABBR = semantic_split(PASSAGE, percentile=25, abbreviations=ABBREVIATIONS)
+VS = {k: (v["chunks"], v["sentences_cut"], v["min"], v["median"], v["max"])
+      for k, v in compare_with_recursive(PASSAGE, 300, 25).items()}
+VS_ABBR = {k: (v["chunks"], v["sentences_cut"], v["min"], v["median"], v["max"])
+           for k, v in compare_with_recursive(PASSAGE, 300, 25, None, ABBREVIATIONS).items()}
+
+SEMANTIC_CLAIMS = [
+    ("each sentence becomes a vector of 384 numbers", DIMENSION == 384),
+    ("strictly below* the 25th percentile", lesson.SEMANTIC_PERCENTILE == 25),
+    ("the 25th percentile sits at position 0.25 · (N − 1)",
+     np.percentile([0.0, 1.0, 2.0, 3.0, 4.0], 25) == 0.25 * 4),
+    ("prints the passage's first 5 sentences, numbered from zero, with the cosine across each of "
+     "the 4 gaps between them", len(HAND.sentences) == 5 and len(HAND.similarities) == 4
+     and HAND.sentences == SENT[:5]),
+    ("Here N = 4, so the position is 0.75: the threshold lies 0.75 of the way from the smallest "
+     "cosine to the second smallest",
+     HAND.threshold == pytest.approx(sorted(HAND.similarities)[0] + 0.75 * (
+         sorted(HAND.similarities)[1] - sorted(HAND.similarities)[0]))),
+    ("look at sentence 4: what has happened to it?", PASSAGE[slice(*SENT[4])].endswith("Dr.")),
+    ('Sentence 4, "The idea came from Dr.", is not a sentence but half of one',
+     PASSAGE[slice(*SENT[4])] == "The idea came from Dr."),
+    ("Across the passage's 25 gaps the 25th percentile is 0.145, and 6 gaps fall strictly below "
+     "it: 7 chunks, and none of them cuts a sentence",
+     len(SEM.similarities) == 25 and f"{SEM.threshold:.3f}" == "0.145"
+     and len(SEM.breakpoints) == 6 and VS["semantic"][:2] == (7, 0)),
+    ('But four of those cuts sit beside sentences 4 and 22, the two pieces that end in "Dr."',
+     [i for i in SEM.breakpoints if {i, i + 1} & {4, 22}] == [3, 4, 21, 22]
+     and [i for i, (s, e) in enumerate(SENT) if PASSAGE[s:e].endswith("Dr.")] == [4, 22]),
+    ('one chunk is just "Dr. ", 4 characters',
+     [PASSAGE[s:e] for s, e in SEM.spans if e - s == VS["semantic"][2]] == ["Dr. "]),
+    ("`split_text` at 300 characters on the same passage", lesson.EXPLORER_SIZE == 300),
+    ("Recursive splitting cuts 1 sentence; semantic chunking cuts none, capped or not",
+     VS["recursive"][1] == VS_ABBR["recursive"][1] == 1
+     and VS["semantic_capped"][1] == VS_ABBR["semantic_capped"][1] == VS_ABBR["semantic"][1] == 0),
+    ("Recursive chunks stay between 80 and 298 characters", VS["recursive"][2::2] == (80, 298)),
+    ("from 4 to 1181 characters with the fragments, from 53 to 674 without them",
+     VS["semantic"][2::2] == (4, 1181) and VS_ABBR["semantic"][2::2] == (53, 674)),
+    ("The chunk of 1181 characters has 243 word pieces: the model still reads all of it (up to "
+     "254), but that is far beyond the 128 it was trained on",
+     [wordpiece_count(PASSAGE[s:e]) for s, e in SEM.spans if e - s == 1181] == [243]),
+    ("(12 with the abbreviations joined, against 9 for recursive splitting)",
+     VS_ABBR["semantic_capped"][0] == 12 and VS["recursive"][0] == 9
+     and max(e - s for s, e in semantic_split(PASSAGE, percentile=25, max_size=300,
+                                              abbreviations=ABBREVIATIONS).spans) <= 300),
+    ("With the abbreviations joined, two of the 6 cuts fall at paragraph breaks (the passage has "
+     "five) and four inside paragraphs",
+     len(ABBR.breakpoints) == 6 and len(paragraph_spans(PASSAGE)) == 6
+     and sum(any(ABBR.sentences[i][1] <= s == ABBR.sentences[i + 1][0]
+                 for s, _ in paragraph_spans(PASSAGE)[1:]) for i in ABBR.breakpoints) == 2),
+    ('"They sort the returned seed, …": their cosine is 0.078, among the lowest',
+     [f"{c:.3f}" for i, c in enumerate(ABBR.similarities)
+      if PASSAGE[slice(*ABBR.sentences[i + 1])].startswith("They sort")] == ["0.078"]
+     and sorted(ABBR.similarities).index(min(c for i, c in enumerate(ABBR.similarities)
+                                             if PASSAGE[slice(*ABBR.sentences[i + 1])]
+                                             .startswith("They sort"))) <= 1),
+]
+
+
+@pytest.mark.parametrize("text, true", SEMANTIC_CLAIMS, ids=[c[0][:30] for c in SEMANTIC_CLAIMS])
+def test_semantic_prose_claims(text, true):
+    assert text in PROSE and true
+
+
+def test_semantic_cells_use_the_lessons_settings():
+    cells = {c.id: c.source for c in NB.cells}
+    assert "semantic_split(stretch, percentile=25)" in cells["c42b"]
+    assert 'check("boundaries.semantic_gap", semantic_gap)' in cells["c42b"]
+    assert "semantic_split(passage, percentile=25)" in cells["c42d"]
+    assert cells["c42f"].count("comparison_report(passage, 300, 25") == 2
+    assert (lesson.SEMANTIC_PERCENTILE, lesson.EXPLORER_SIZE, lesson.HAND_SENTENCES) == (25, 300, 5)
+    assert not any(c.metadata.get("nbgrader") for c in NB.cells if c.id.startswith("c42"))
+
+
+def test_the_hand_worked_gap_and_its_table():
+    assert lesson.CHECKS["semantic_gap"].expected() == 3 == HAND.breakpoints[0]
+    assert HAND.breakpoints == [3]
+    table = similarity_report(lesson.hand_stretch(), HAND, cuts=False)
+    assert "cut" not in table and table.count("cosine") == 4
+    assert [f"{c:.3f}" for c in HAND.similarities] == ["0.488", "0.589", "0.331", "0.041"]
+    # the stretch's cosines are the whole passage's: the same sentences, the same vectors
+    assert HAND.similarities == SEM.similarities[:4]
