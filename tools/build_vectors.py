@@ -1,8 +1,8 @@
 """Regenerate chunklib/data/minilm-vectors.npz: the all-MiniLM-L6-v2 vectors of every text
 ``chunklib.course.vector_store.store_texts()`` lists (the fixture's chunks under the lesson-6
-strategies, every question, lesson 5's index builds, lesson 1's truncation texts). Vectors
-already in the store are kept; only missing texts are encoded, and texts no longer wanted are
-dropped.
+strategies, every question, lesson 5's index builds, lesson 1's truncation texts, lesson 2's
+sentences). Vectors already in the store are kept; only missing texts are encoded, and texts no
+longer wanted are dropped.
 
     .venv/bin/python tools/build_vectors.py          # writes the store (a few minutes, 1 core)
     .venv/bin/python tools/build_vectors.py --check  # exit 1 if the store misses a text
