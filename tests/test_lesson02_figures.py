@@ -303,7 +303,7 @@ SEMANTIC_CLAIMS = [
     ('Sentence 4, "The idea came from Dr.", is not a sentence but half of one',
      PASSAGE[slice(*SENT[4])] == "The idea came from Dr."),
     ("Across the passage's 25 gaps the 25th percentile is 0.145, and 6 gaps fall strictly below "
-     "it: 7 chunks, and none of them cuts a sentence",
+     "it: 7 chunks, and no sentence is cut",
      len(SEM.similarities) == 25 and f"{SEM.threshold:.3f}" == "0.145"
      and len(SEM.breakpoints) == 6 and VS["semantic"][:2] == (7, 0)),
     ('But four of those cuts sit beside sentences 4 and 22, the two pieces that end in "Dr."',
