@@ -296,16 +296,29 @@ SEMANTIC_CLAIMS = [
      "the 4 gaps between them", len(HAND.sentences) == 5 and len(HAND.similarities) == 4
      and HAND.sentences == SENT[:5]),
     ("Here N = 4, so the position is 0.75: the threshold lies 0.75 of the way from the smallest "
-     "cosine to the second smallest",
+     "cosine to the second smallest. Write it, rounded to two decimals, in `semantic_threshold`",
      HAND.threshold == pytest.approx(sorted(HAND.similarities)[0] + 0.75 * (
          sorted(HAND.similarities)[1] - sorted(HAND.similarities)[0]))),
     ("look at sentence 4: what has happened to it?", PASSAGE[slice(*SENT[4])].endswith("Dr.")),
     ('Sentence 4, "The idea came from Dr.", is not a sentence but half of one',
      PASSAGE[slice(*SENT[4])] == "The idea came from Dr."),
-    ("Across the passage's 25 gaps the 25th percentile is 0.145, and 6 gaps fall strictly below "
-     "it: 7 chunks, and no sentence is cut",
+    ("With only 4 gaps the threshold always falls between the smallest cosine and the next "
+     "(position 0.75): the least similar pair is cut however similar it is, and no other pair",
+     0.25 * (len(HAND.similarities) - 1) < 1 and len(HAND.breakpoints) == 1
+     and HAND.similarities[HAND.breakpoints[0]] == min(HAND.similarities)),
+    ("Across the passage's 25 gaps the position is 0.25 · 24 = 6, a whole number, so the 25th "
+     "percentile is one of the cosines itself: 0.145, the cosine of gap 20, which is therefore "
+     "not cut. The 6 gaps strictly below it give 7 chunks, and no sentence is cut",
      len(SEM.similarities) == 25 and f"{SEM.threshold:.3f}" == "0.145"
+     and SEM.threshold == sorted(SEM.similarities)[6] == SEM.similarities[20]
+     and 20 not in SEM.breakpoints
      and len(SEM.breakpoints) == 6 and VS["semantic"][:2] == (7, 0)),
+    ("With `breakpoint_threshold_amount=75`, `buffer_size` set to zero and the same sentences it "
+     "cuts the same gaps as here. Its default amount, 95, matches the 5th percentile of the "
+     "cosines, which on this passage cuts only two gaps; the lesson uses the 25th",
+     len(semantic_split(PASSAGE, percentile=5).breakpoints) == 2
+     and [i for i, c in enumerate(SEM.similarities)
+          if 1 - c > np.percentile([1 - x for x in SEM.similarities], 75)] == SEM.breakpoints),
     ('But four of those cuts sit beside sentences 4 and 22, the two pieces that end in "Dr."',
      [i for i in SEM.breakpoints if {i, i + 1} & {4, 22}] == [3, 4, 21, 22]
      and [i for i, (s, e) in enumerate(SENT) if PASSAGE[s:e].endswith("Dr.")] == [4, 22]),
@@ -319,7 +332,7 @@ SEMANTIC_CLAIMS = [
     ("from 4 to 1181 characters with the fragments, from 53 to 674 without them",
      VS["semantic"][2::2] == (4, 1181) and VS_ABBR["semantic"][2::2] == (53, 674)),
     ("The chunk of 1181 characters has 243 word pieces: the model still reads all of it (up to "
-     "254), but that is far beyond the 128 it was trained on",
+     "254 word pieces), but that is far beyond the 128 it was trained on",
      [wordpiece_count(PASSAGE[s:e]) for s, e in SEM.spans if e - s == 1181] == [243]),
     ("(12 with the abbreviations joined, against 9 for recursive splitting)",
      VS_ABBR["semantic_capped"][0] == 12 and VS["recursive"][0] == 9
@@ -330,12 +343,20 @@ SEMANTIC_CLAIMS = [
      len(ABBR.breakpoints) == 6 and len(paragraph_spans(PASSAGE)) == 6
      and sum(any(ABBR.sentences[i][1] <= s == ABBR.sentences[i + 1][0]
                  for s, _ in paragraph_spans(PASSAGE)[1:]) for i in ABBR.breakpoints) == 2),
-    ('"They sort the returned seed, …": their cosine is 0.078, among the lowest',
-     [f"{c:.3f}" for i, c in enumerate(ABBR.similarities)
-      if PASSAGE[slice(*ABBR.sentences[i + 1])].startswith("They sort")] == ["0.078"]
-     and sorted(ABBR.similarities).index(min(c for i, c in enumerate(ABBR.similarities)
-                                             if PASSAGE[slice(*ABBR.sentences[i + 1])]
-                                             .startswith("They sort"))) <= 1),
+    ("The gap you cut by hand, 3, is still cut at the first paragraph break, but its cosine rises "
+     'from 0.041 to 0.228 once "Dr." is joined to the name',
+     HAND.breakpoints == [3] and ABBR.sentences[3] == SENT[3] and 3 in ABBR.breakpoints
+     and PASSAGE[SENT[3][1]:SENT[4][0]] == "\n\n" and "\n\n" not in PASSAGE[:SENT[3][1]]
+     and [f"{c:.3f}" for c in (HAND.similarities[3], ABBR.similarities[3])] == ["0.041", "0.228"]),
+    ('from "They sort the returned seed, …" (cosine 0.078, the second smallest). The first '
+     "sentence becomes a chunk of its own, 53 characters, and the next chunk opens with "
+     '"They": neither chunk says who sorts the seed',
+     [(f"{c:.3f}", sorted(ABBR.similarities).index(c)) for i, c in enumerate(ABBR.similarities)
+      if PASSAGE[slice(*ABBR.sentences[i + 1])].startswith("They sort")] == [("0.078", 1)]
+     and [PASSAGE[s:e] for s, e in ABBR.spans if e - s == 53]
+     == ["Volunteers meet on the first Saturday of each month. "]
+     and any(PASSAGE[s:e].startswith("They sort") and "olunteer" not in PASSAGE[s:e]
+             for s, e in ABBR.spans)),
 ]
 
 
@@ -348,6 +369,9 @@ def test_semantic_cells_use_the_lessons_settings():
     cells = {c.id: c.source for c in NB.cells}
     assert "semantic_split(stretch, percentile=25)" in cells["c42b"]
     assert 'check("boundaries.semantic_gap", semantic_gap)' in cells["c42b"]
+    assert 'check("boundaries.semantic_threshold", semantic_threshold)' in cells["c42b"]
+    assert "width=90" in cells["c42b"]  # every sentence of the stretch printed whole
+    assert max(e - s for s, e in HAND.sentences) <= 90
     assert "semantic_split(passage, percentile=25)" in cells["c42d"]
     assert cells["c42f"].count("comparison_report(passage, 300, 25") == 2
     assert (lesson.SEMANTIC_PERCENTILE, lesson.EXPLORER_SIZE, lesson.HAND_SENTENCES) == (25, 300, 5)
@@ -356,6 +380,16 @@ def test_semantic_cells_use_the_lessons_settings():
 
 def test_the_hand_worked_gap_and_its_table():
     assert lesson.CHECKS["semantic_gap"].expected() == 3 == HAND.breakpoints[0]
+    # the threshold asked for, rounded to two decimals, comes out the same from the printed
+    # (three-decimal) cosines as from the exact ones, and the gap below it too
+    printed = sorted(round(c, 3) for c in HAND.similarities)
+    by_hand = printed[0] + 0.75 * (printed[1] - printed[0])
+    assert lesson.CHECKS["semantic_threshold"].expected() == 0.26 == round(by_hand, 2)
+    assert round(by_hand, 2) == round(float(np.percentile(HAND.similarities, 25)), 2)
+    assert [i for i, c in enumerate(HAND.similarities) if round(c, 3) < by_hand] == [3]
+    assert selfcheck.verdict("boundaries.semantic_threshold", 0.26)[0] is True
+    for wrong in (0.2585, 0.041, 0.331, 0.25, "0.26"):
+        assert selfcheck.verdict("boundaries.semantic_threshold", wrong)[0] is False
     assert HAND.breakpoints == [3]
     table = similarity_report(lesson.hand_stretch(), HAND, cuts=False)
     assert "cut" not in table and table.count("cosine") == 4

@@ -51,6 +51,10 @@ SAME_TEXT = "".join(SAME_CHUNKS)
 #: passage's first sentences, the stretch worked by hand.
 SEMANTIC_PERCENTILE = 25
 HAND_SENTENCES = 5
+#: LangChain's ``SemanticChunker`` default: the 95th percentile of distances, the 5th of cosines.
+LANGCHAIN_PERCENTILE = 5
+#: The hand-worked threshold is answered rounded to this many decimals.
+HAND_DECIMALS = 2
 _WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
 
@@ -133,6 +137,10 @@ def semantic_texts() -> list[str]:
     return sorted({passage[s:e] for s, e in plain + joined.sentences})
 
 
+def _length(span: tuple[int, int]) -> int:
+    return span[1] - span[0]
+
+
 def _ordinal(i: int) -> str:
     return "smallest" if i == 0 else f"{_ORDINALS[i]} smallest"
 
@@ -166,6 +174,12 @@ def semantic_figures() -> dict[str, object]:
     within = [i for i in joined.breakpoints if i not in at_paragraph]
     volunteers = next(i for i in within
                       if passage[slice(*joined.sentences[i + 1])].startswith("They "))
+    # the gap worked by hand is the one before sentence 4; find it again among joined sentences
+    hand_gap = hand.breakpoints[0]
+    hand_joined = next(i for i, (_, e) in enumerate(joined.sentences)
+                       if e == plain.sentences[hand_gap][1])
+    whole = len(plain.similarities) - 1
+    (at,) = [i for i, c in enumerate(plain.similarities) if c == plain.threshold]
     return {
         "sem_percentile": p, "sem_share": p / 100, "sem_dims": DIMENSION,
         "sem_read": MINILM_MAX_SEQ_LENGTH - MINILM_SPECIAL_TOKENS,
@@ -173,8 +187,18 @@ def semantic_figures() -> dict[str, object]:
         "hand_n": HAND_SENTENCES, "hand_gaps": gaps, "hand_last": HAND_SENTENCES - 1,
         "hand_position": f"{position:g}", "hand_fraction": f"{position - low:g}",
         "hand_low": _ordinal(low), "hand_high": _ordinal(low + 1),
+        "hand_decimals": _WORDS[HAND_DECIMALS], "hand_gap": hand_gap,
+        "hand_cosine": hand.similarities[hand_gap],
+        "hand_joined_cosine": joined.similarities[hand_joined],
+        "hand_joined_cut": "still cut" if hand_joined in joined.breakpoints else "no longer cut",
         "sem_gaps": len(plain.similarities),
         "sem_threshold": plain.threshold, "sem_breaks": len(plain.breakpoints),
+        "sem_position": f"{p / 100 * whole:g}", "sem_whole": whole,
+        "sem_at_gap": at,
+        "lc_amount": 100 - LANGCHAIN_PERCENTILE, "lc_percentile": LANGCHAIN_PERCENTILE,
+        "lc_breaks": _WORDS[len(semantic_split(passage, percentile=LANGCHAIN_PERCENTILE
+                                               ).breakpoints)],
+        "lc_amount_here": 100 - p,
         "sem_beside": _WORDS[len(beside)], "sem_fragments": _listed(fragments),
         "sem_k": before["semantic"]["chunks"],
         "sem_min": before["semantic"]["min"], "sem_max": before["semantic"]["max"],
@@ -186,6 +210,9 @@ def semantic_figures() -> dict[str, object]:
         "abbr_capped_k": after["semantic_capped"]["chunks"],
         "abbr_at_paragraph": _WORDS[len(at_paragraph)], "abbr_within": _WORDS[len(within)],
         "abbr_they_cosine": joined.similarities[volunteers],
+        "abbr_they_rank": _ordinal(sorted(joined.similarities).index(
+            joined.similarities[volunteers])),
+        "abbr_they_chars": _length(joined.spans[joined.breakpoints.index(volunteers)]),
         "sem_paragraph_breaks": _WORDS[len(breaks) - 1],
     }
 
@@ -271,6 +298,12 @@ _SPLIT_K = ("Split on the blank line first; the first paragraph with its blank l
             f"current_start ≤ {PART1_SIZE}.")
 
 CHECKS = {
+    "semantic_threshold": Check(
+        lambda: round(semantic_split(hand_stretch(), percentile=SEMANTIC_PERCENTILE).threshold,
+                      HAND_DECIMALS),
+        "Sort the four cosines from the smallest up; the threshold is the smallest plus 0.75 "
+        "times the difference between the second smallest and the smallest. Round it with "
+        f"round(x, {HAND_DECIMALS})."),
     "semantic_gap": Check(lambda: semantic_split(hand_stretch(), percentile=SEMANTIC_PERCENTILE
                                                  ).breakpoints[0],
                           "Sort the cosines; the percentile lies between the two values around "
