@@ -303,7 +303,8 @@ SEMANTIC_CLAIMS = [
     ('Sentence 4, "The idea came from Dr.", is not a sentence but half of one',
      PASSAGE[slice(*SENT[4])] == "The idea came from Dr."),
     ("With only 4 gaps the threshold always falls between the smallest cosine and the next "
-     "(position 0.75): the least similar pair is cut however similar it is, and no other pair",
+     "(position 0.75): the least similar pair is cut, however alike its two sentences are, and no "
+     "other pair is",
      0.25 * (len(HAND.similarities) - 1) < 1 and len(HAND.breakpoints) == 1
      and HAND.similarities[HAND.breakpoints[0]] == min(HAND.similarities)),
     ("Across the passage's 25 gaps the position is 0.25 · 24 = 6, a whole number, so the 25th "
