@@ -180,8 +180,7 @@ def test_a_missing_acl_never_enters_the_index():
 
 def test_publish_refuses_an_entry_without_acl_rows_and_search_skips_it_anyway():
     index, embedder, _ = fresh()
-    report = update(index, [rename_heading(GUIDE, MATRIX, "Environments")], embedder,
-                    publish=False)
+    report = update(index, [rename_heading(GUIDE, MATRIX, RENAMED)], embedder, publish=False)
     index.db.execute("DELETE FROM entry_acl WHERE generation = ? AND chunk_id = ?",
                      (report.generation, ROW.chunk_id))
     with pytest.raises(ValueError, match="without an ACL"):
