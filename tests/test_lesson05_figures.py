@@ -226,3 +226,23 @@ def test_an_inserted_paragraph_moves_ids_only_in_its_own_section():
     assert all(outside == 0 for _path, _inside, outside in rows)  # the rule, on every section
     # and why the sentence says "other": greedy merging moves a later boundary of the section
     assert max(inside for _path, inside, _outside in rows) >= 2
+
+
+def test_the_failing_build_of_the_lesson_needs_no_model_run_either():
+    """The notebook's third build (the one that fails at its third call) asks for vectors the
+    shipped store holds, as its first two builds do (``COMPUTED``): Run all never waits for
+    the model."""
+    index = ChunkIndex()
+    update(index, load_sources(), MiniLMEmbedder())
+
+    def down(call):
+        if call == cl.FAIL_CALL:
+            raise RuntimeError("the embedding service is down")
+
+    failing = MiniLMEmbedder(hook=down)
+    retitled = rename_heading(GUIDE, MATRIX[:1], "Harbor " + MATRIX[0])
+    with pytest.raises(RuntimeError, match="down"):
+        update(index, [retitled], failing, batch=8)
+    assert failing.calls == cl.FAIL_CALL - 1 and failing.computed == 0 and COMPUTED == 0
+    assert 'MiniLMEmbedder(hook=embedding_service_down)' in CODE
+    assert '"Harbor Deployment Guide"' in CODE
