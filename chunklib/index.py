@@ -38,6 +38,7 @@ scale (lesson 5's notebook names the engines that carry the same contract across
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sqlite3
 from collections.abc import Callable, Iterable, Mapping
@@ -45,7 +46,7 @@ from contextlib import contextmanager
 
 from chunklib.access import access_complete, access_parts, term_overlap, term_set
 from chunklib.identity import access_snapshot_sha256, index_entry_id
-from chunklib.records import ChunkRecord, from_dict, to_dict
+from chunklib.records import ChunkRecord, from_dict
 from chunklib.validate import require_int
 from chunklib.vectors import decode_vector, to_blob
 
@@ -335,7 +336,7 @@ class ChunkIndex:
                                 (generation,)).fetchone()
         if state != ("building",):
             raise ValueError(f"generation {generation} is not being built: {state}")
-        rec = to_dict(record)
+        rec = {f.name: getattr(record, f.name) for f in dataclasses.fields(record)}  # to_dict
         self.db.execute(
             "INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (generation, record.chunk_id, record.tenant_id, record.source_id, record.ordinal,

@@ -147,7 +147,9 @@ def update(index: ChunkIndex, sources: Iterable[Source], embedder=None, *,
         candidates += chunks
     # fail-closed: a missing or empty ACL (of any part) stays out
     accepted = [c for c in candidates if _indexable(c)]
-    plan = plan_update(old_entries.values(), [dataclasses.asdict(c) for c in accepted])
+    plan = plan_update(old_entries.values(), [
+        {"chunk_id": c.chunk_id, "retrieval_sha256": c.retrieval_sha256, "acl": c.acl,
+         "acl_parts": c.acl_parts} for c in accepted])
     generation = index.begin(base, f"update of {', '.join(sorted(changed)) or 'nothing'}")
     if embedder is None:
         from chunklib.vectors import default_embedder
