@@ -24,10 +24,11 @@ Needs SQLite 3.35 or newer (``AS MATERIALIZED``) with the JSON functions; FTS5, 
 (SQLite 3.40 in Python 3.11 on Debian 12), is needed only for ``ranking="bm25"``, and a build
 without it gets a clear error there while the course's term ranking keeps working.
 
-Vectors are stored once per (model, retrieval_sha256), as JSON numbers (``chunklib.vectors``
-reads the table too, and also accepts float32 blobs there); ``lifecycle.update`` asks its
-embedder only for texts the table lacks. Leaves out: vector search here (vectors are stored and
-tracked, search is lexical; ``chunklib.retrieval`` ranks by them), users and deny
+Vectors are stored once per (model, retrieval_sha256), as float32 bytes
+(``chunklib.vectors.to_blob``; a JSON list of numbers is read too), the table and key that
+``chunklib.vectors.VectorCache`` reads and writes; ``lifecycle.update`` asks its embedder only
+for texts the table lacks, so no text is embedded twice. Leaves out: vector search here (vectors
+are stored and tracked, search is lexical; ``chunklib.retrieval`` ranks by them), users and deny
 rules (any-of groups per part, all parts required), concurrent writers (one builder at a time),
 scale (lesson 5's notebook names the engines that carry the same contract across machines).
 
@@ -37,6 +38,7 @@ scale (lesson 5's notebook names the engines that carry the same contract across
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sqlite3
 from collections.abc import Callable, Iterable, Mapping
@@ -44,9 +46,9 @@ from contextlib import contextmanager
 
 from chunklib.access import access_complete, access_parts, term_overlap, term_set
 from chunklib.identity import access_snapshot_sha256, index_entry_id
-from chunklib.records import ChunkRecord, from_dict, to_dict
+from chunklib.records import ChunkRecord, from_dict
 from chunklib.validate import require_int
-from chunklib.vectors import decode_vector
+from chunklib.vectors import decode_vector, to_blob
 
 INDEX_REVISION = "course-index-v1"
 FTS_TOKENIZER = "unicode61 remove_diacritics 0 tokenchars '_'"  # ``\w+`` runs, case-folded
@@ -62,7 +64,7 @@ CREATE TABLE chunks (generation INTEGER NOT NULL REFERENCES generations (generat
   ordinal INTEGER NOT NULL, heading_key TEXT NOT NULL, acl TEXT, retrieval_text TEXT NOT NULL,
   record TEXT NOT NULL, PRIMARY KEY (generation, chunk_id));
 CREATE TABLE vectors (embedding_model TEXT NOT NULL, retrieval_sha256 TEXT NOT NULL,
-  vector TEXT NOT NULL, PRIMARY KEY (embedding_model, retrieval_sha256));
+  vector BLOB NOT NULL, PRIMARY KEY (embedding_model, retrieval_sha256));
 CREATE TABLE entries (generation INTEGER NOT NULL, chunk_id TEXT NOT NULL,
   index_entry_id TEXT NOT NULL, retrieval_sha256 TEXT NOT NULL,
   acl_snapshot_sha256 TEXT NOT NULL, embedding_model TEXT NOT NULL,
@@ -112,10 +114,11 @@ class ChunkIndex:
     path such as ``"harbor.db"`` keeps it on disk. The examples of its methods, in one run:
 
     >>> from chunklib.documents import Source
-    >>> from chunklib.lifecycle import FakeEmbedder, update
+    >>> from chunklib.embedding import MODEL_NAME
+    >>> from chunklib.lifecycle import update
     >>> faq = Source("faq", "1", "t", "faq.md", "# FAQ\\n\\nKeys rotate weekly.", ("staff",), ())
     >>> index = ChunkIndex()
-    >>> str(update(index, [faq], FakeEmbedder()))[:23]
+    >>> str(update(index, [faq]))[:23]
     'generation 1 published:'
     >>> [c.ordinal for c in index.chunks()]
     [0]
@@ -128,7 +131,9 @@ class ChunkIndex:
     []
     >>> index.explain()[:2]
     ['MATERIALIZE scored', '  MATERIALIZE allowed']
-    >>> str(update(index, [], FakeEmbedder(), deleted=["faq"]))[:23]
+    >>> len(index.vector(MODEL_NAME, index.chunks()[0].retrieval_sha256))
+    384
+    >>> str(update(index, [], deleted=["faq"]))[:23]
     'generation 2 published:'
     >>> index.generations()
     {1: 'ready', 2: 'ready'}
@@ -212,10 +217,17 @@ class ChunkIndex:
         return out
 
     def vector(self, model: str, retrieval_sha256: str) -> tuple[float, ...] | None:
-        """The stored vector of a retrieval text, or None. ``index.vector("fake", rh)``"""
+        """The stored vector of a retrieval text, or None. ``index.vector(model, rh)``"""
         row = self.db.execute("SELECT vector FROM vectors WHERE embedding_model = ? AND "
                               "retrieval_sha256 = ?", (model, retrieval_sha256)).fetchone()
         return tuple(decode_vector(row[0]).tolist()) if row else None
+
+    def has_vector(self, model: str, retrieval_sha256: str) -> bool:
+        """Whether the table holds a vector for this key (read without decoding it).
+        ``ChunkIndex().has_vector("m", "0" * 64)`` -> False"""
+        return self.db.execute("SELECT 1 FROM vectors WHERE embedding_model = ? AND "
+                               "retrieval_sha256 = ?", (model, retrieval_sha256)).fetchone() \
+            is not None
 
     def tombstones(self) -> list[tuple[int, str, str, str]]:
         """(generation, chunk_id, source_id, reason) of every tombstone, oldest first."""
@@ -324,7 +336,7 @@ class ChunkIndex:
                                 (generation,)).fetchone()
         if state != ("building",):
             raise ValueError(f"generation {generation} is not being built: {state}")
-        rec = to_dict(record)
+        rec = {f.name: getattr(record, f.name) for f in dataclasses.fields(record)}  # to_dict
         self.db.execute(
             "INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (generation, record.chunk_id, record.tenant_id, record.source_id, record.ordinal,
@@ -339,8 +351,7 @@ class ChunkIndex:
         parts = access_parts(access)
         if vector is not None:
             self.db.execute("INSERT OR IGNORE INTO vectors VALUES (?, ?, ?)",
-                            (model, record.retrieval_sha256,
-                             json.dumps([float(x) for x in vector])))
+                            (model, record.retrieval_sha256, to_blob(vector)))
         snap = access_snapshot_sha256(parts)
         eid = index_entry_id(record.chunk_id, record.retrieval_sha256, self.index_revision, snap)
         self.db.execute("INSERT INTO entries VALUES (?, ?, ?, ?, ?, ?, ?)",

@@ -6,13 +6,13 @@ revision by ``chunk_id``: a changed retrieval hash means a new vector (re-embed)
 hash with a changed ACL means a new index entry but the same vector (re-index); ids that vanish
 get tombstones so that deletion reaches the index. ``update`` runs the seed's steps: parse and
 chunk the new revisions, validate them (a revision whose ACL rule matches no heading is refused
-whole; a chunk with a missing or empty ACL is stored but never enters the index), embed only
-the retrieval texts that have no vector yet, write the shadow generation in batches, and
-publish it with one switch of the pointer. The embedder is the real all-MiniLM-L6-v2
-(``chunklib.vectors.MiniLMEmbedder``) by default; ``FakeEmbedder`` stands in for it where a
-lesson needs no real vectors: deterministic vectors from a hash, and a count of its calls.
-``rename_heading``, ``insert_paragraph`` and ``set_section_acl`` make the edited revisions the
-lesson uses.
+whole; a chunk with a missing or empty ACL is stored but never enters the index), embed only the
+retrieval texts that have no vector yet, write the shadow generation in batches, and publish it
+with one switch of the pointer. The embedder is the real all-MiniLM-L6-v2
+(``chunklib.vectors.MiniLMEmbedder``, which counts the texts it is asked to embed), so
+``UpdateReport`` says how many of a build's chunks were embedded: after an edit, only those
+whose retrieval text is new. ``rename_heading``, ``insert_paragraph`` and ``set_section_acl``
+make the edited revisions the lesson uses.
 
 Leaves out: several builders at once, timed rollback windows.
 
@@ -27,8 +27,7 @@ The one-line examples below use this ``faq``.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from chunklib.access import access_complete, access_parts
 from chunklib.documents import SectionAcl, Source, unmatched_acl_rules
@@ -86,29 +85,10 @@ def plan_update(old_chunks: Iterable[Mapping], new_chunks: Iterable[Mapping]) ->
     return {action: sorted(ids) for action, ids in plan.items()}
 
 
-class FakeEmbedder:
-    """A deterministic stand-in for an embedding model that counts its calls (no download).
-
-    ``hook(n)``, if given, runs before the n-th call: tests use it to fail or stall a build.
-    ``FakeEmbedder()("hello")[:2]`` -> (-0.654902, 0.898039)
-    """
-
-    model = "fake-embed-v1"
-
-    def __init__(self, dims: int = 8, hook: Callable[[int], None] | None = None):
-        self.dims, self.hook, self.calls = dims, hook, 0
-
-    def __call__(self, text: str) -> tuple[float, ...]:
-        if self.hook is not None:
-            self.hook(self.calls + 1)
-        self.calls += 1
-        digest = hashlib.sha256(text.encode("utf-8")).digest()
-        return tuple(round(b / 127.5 - 1, 6) for b in digest[: self.dims])
-
-
 @dataclasses.dataclass(frozen=True)
 class UpdateReport:
-    """What one ``update`` did: the plan, the vectors computed, the chunks kept out."""
+    """What one ``update`` did: the plan, the texts embedded (the embedder's calls), the chunks
+    kept out."""
 
     generation: int
     published: bool
@@ -121,8 +101,8 @@ class UpdateReport:
         counts = ", ".join(f"{a} {len(self.plan[a])}" for a in ACTIONS)
         state = "published" if self.published else "built (shadow, not published)"
         return (f"generation {self.generation} {state}: {self.entries} index entries; {counts}; "
-                f"vectors computed: {self.embedded}; refused for a missing or empty ACL: "
-                f"{len(self.refused)}")
+                f"embedded {self.embedded} of {self.entries} chunks; refused for a missing or "
+                f"empty ACL: {len(self.refused)}")
 
 
 def validate_revision(source: Source, chunks: Sequence[ChunkRecord],
@@ -147,13 +127,13 @@ def update(index: ChunkIndex, sources: Iterable[Source], embedder=None, *,
            size: int = DEFAULT_SIZE, overlap: int = DEFAULT_OVERLAP) -> UpdateReport:
     """Build a shadow generation from the published one: ``sources`` replace their earlier
     revisions, ``deleted`` source ids are tombstoned, every other source is carried over.
-    Then publish it (one pointer switch) unless ``publish=False``. ``embedder`` is called once
-    per retrieval text the index holds no vector for (``FakeEmbedder``, or by default the real
-    model, ``vectors.default_embedder()``); ``UpdateReport.embedded`` counts those calls. An
-    embedder with ``lookup(texts)`` gets those texts in one batch first (vectors only, not
-    counted), so the model encodes them together. Lesson 5.
+    Then publish it (one pointer switch) unless ``publish=False``. ``embedder`` (by default
+    ``vectors.default_embedder()``; any object with ``model``, ``calls`` and ``embedder(text)``)
+    is called once per retrieval text the index holds no vector for; ``UpdateReport.embedded``
+    counts those calls. An embedder with ``lookup(texts)`` gets those texts in one batch first
+    (vectors only, not counted), so the model encodes them together. Lesson 5.
 
-    ``str(update(ChunkIndex(), [faq], FakeEmbedder()))`` -> 'generation 1 published: ...'
+    ``str(update(ChunkIndex(), [faq]))`` -> 'generation 1 published: ...'
     """
     sources, deleted = list(sources), set(deleted)
     base = index.published()
@@ -167,7 +147,9 @@ def update(index: ChunkIndex, sources: Iterable[Source], embedder=None, *,
         candidates += chunks
     # fail-closed: a missing or empty ACL (of any part) stays out
     accepted = [c for c in candidates if _indexable(c)]
-    plan = plan_update(old_entries.values(), [dataclasses.asdict(c) for c in accepted])
+    plan = plan_update(old_entries.values(), [
+        {"chunk_id": c.chunk_id, "retrieval_sha256": c.retrieval_sha256, "acl": c.acl,
+         "acl_parts": c.acl_parts} for c in accepted])
     generation = index.begin(base, f"update of {', '.join(sorted(changed)) or 'nothing'}")
     if embedder is None:
         from chunklib.vectors import default_embedder
@@ -176,7 +158,7 @@ def update(index: ChunkIndex, sources: Iterable[Source], embedder=None, *,
     if hasattr(embedder, "lookup"):  # encode every missing text in one batch, then count calls
         texts = {c.retrieval_sha256: c.retrieval_text for c in accepted}
         embedder.lookup([t for key, t in texts.items()
-                         if index.vector(embedder.model, key) is None])
+                         if not index.has_vector(embedder.model, key)])
     before = embedder.calls
     try:
         for i in range(0, len(candidates), batch):
@@ -186,7 +168,7 @@ def update(index: ChunkIndex, sources: Iterable[Source], embedder=None, *,
                         index.put(generation, record)
                         continue
                     vector = None
-                    if index.vector(embedder.model, record.retrieval_sha256) is None:
+                    if not index.has_vector(embedder.model, record.retrieval_sha256):
                         vector = embedder(record.retrieval_text)
                     index.put(generation, dataclasses.replace(
                         record, embedding_model=embedder.model,

@@ -8,8 +8,8 @@ as lesson 5's ``vectors`` table (``chunklib.index``; ``VectorCache`` opens that 
 SQLite file, an index's included). Vectors are stored as raw little-endian float32 (1,536 bytes
 for 384 values).
 
-``MiniLMEmbedder`` is the real model (``chunklib.embedding.embed``) behind the same interface
-as lesson 5's ``FakeEmbedder``: ``model``, ``calls`` and ``embedder(text)``. ``calls`` counts
+``MiniLMEmbedder`` is the real model (``chunklib.embedding.embed``) behind the interface
+lesson 5's index builds use: ``model``, ``calls`` and ``embedder(text)``. ``calls`` counts
 the texts the index asked for, whether the vector came from a store or from the network, so
 lesson 5's counts do not depend on what was cached; ``computed`` counts the texts that really
 went through the model. Lookups go to memory, then to the shipped store (``SHIPPED_STORE``:
@@ -168,7 +168,7 @@ class MiniLMEmbedder:
         if cache is not None and not isinstance(cache, VectorCache):
             raise TypeError(f"cache must be a VectorCache or None, got {type(cache).__name__}")
         self.cache, self.shipped, self.progress, self.batch = cache, shipped, progress, batch
-        self.hook = hook  # as FakeEmbedder's: runs before the n-th counted call
+        self.hook = hook  # runs before the n-th counted call (tests fail or stall a build)
         self.memory: dict[str, np.ndarray] = {}
         self.calls = self.computed = 0
 

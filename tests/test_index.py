@@ -12,12 +12,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chunklib.access import authorized, search, term_overlap
-from chunklib.course.edits import unrelated_source
+from chunklib.course.edits import NOTE, unrelated_source
 from chunklib.course.fixture import load_source, load_sources
+from chunklib.course.lifecycle import RENAMED
+from chunklib.embedding import MODEL_NAME
 from chunklib.identity import acl_snapshot_sha256, index_entry_id
 from chunklib.index import ChunkIndex, heading_key
 from chunklib.lifecycle import (
-    FakeEmbedder,
     insert_paragraph,
     rename_heading,
     set_section_acl,
@@ -26,6 +27,7 @@ from chunklib.lifecycle import (
 )
 from chunklib.records import to_dict
 from chunklib.structure import structure_chunks
+from chunklib.vectors import MiniLMEmbedder, shipped_store
 
 MATRIX = ("Deployment Guide", "Environment Matrix")
 GUIDE = load_source("deployment-guide")
@@ -39,7 +41,7 @@ WORDS = ["production", "replica", "count", "sre", "staging", "rollback", "the", 
 
 
 def fresh():
-    index, embedder = ChunkIndex(), FakeEmbedder()
+    index, embedder = ChunkIndex(), MiniLMEmbedder()
     report = update(index, load_sources(), embedder)
     return index, embedder, report
 
@@ -55,11 +57,11 @@ def test_first_publish_holds_every_chunk_but_indexes_only_those_with_an_acl(publ
     assert len(index.chunks()) == len(ALL) == 60
     assert set(index.entries()) == {c["chunk_id"] for c in ACCEPTED} and report.entries == 59
     assert report.refused == [MARCH.chunk_id] and MARCH.chunk_id not in index.entries()
-    assert embedder.calls == report.embedded == 59
+    assert embedder.calls == report.embedded == 59 and embedder.computed == 0  # the store
     assert report.plan["add"] == sorted(c["chunk_id"] for c in ACCEPTED)
     assert str(report) == (
         "generation 1 published: 59 index entries; keep 0, reembed 0, reindex 0, add 59, "
-        "tombstone 0; vectors computed: 59; refused for a missing or empty ACL: 1")
+        "tombstone 0; embedded 59 of 59 chunks; refused for a missing or empty ACL: 1")
 
 
 def test_entries_bind_the_course_index_entry_id(published):
@@ -69,7 +71,9 @@ def test_entries_bind_the_course_index_entry_id(published):
         assert entry["acl"] == record.acl
         assert entry["index_entry_id"] == index_entry_id(
             cid, record.retrieval_sha256, index.index_revision, acl_snapshot_sha256(record.acl))
-        assert index.vector(*entry["vector_key"]) == FakeEmbedder()(record.retrieval_text)
+        assert entry["vector_key"] == (MODEL_NAME, record.retrieval_sha256)
+        assert index.vector(*entry["vector_key"]) == tuple(
+            shipped_store()[record.retrieval_sha256].tolist())  # float32, stored exactly
 
 
 def test_an_employee_query_for_the_production_table_returns_nothing(published):
@@ -176,8 +180,7 @@ def test_a_missing_acl_never_enters_the_index():
 
 def test_publish_refuses_an_entry_without_acl_rows_and_search_skips_it_anyway():
     index, embedder, _ = fresh()
-    report = update(index, [rename_heading(GUIDE, MATRIX, "Environments")], embedder,
-                    publish=False)
+    report = update(index, [rename_heading(GUIDE, MATRIX, RENAMED)], embedder, publish=False)
     index.db.execute("DELETE FROM entry_acl WHERE generation = ? AND chunk_id = ?",
                      (report.generation, ROW.chunk_id))
     with pytest.raises(ValueError, match="without an ACL"):
@@ -210,7 +213,7 @@ def entry_ids(index, generation=None):
 def test_heading_rename_keeps_chunk_ids_and_replaces_entries_and_vectors():
     index, embedder, _ = fresh()
     before, records = entry_ids(index), {c.chunk_id: c for c in index.chunks()}
-    report = update(index, [rename_heading(GUIDE, MATRIX, "Environments")], embedder)
+    report = update(index, [rename_heading(GUIDE, MATRIX, RENAMED)], embedder)
     after = {c.chunk_id: c for c in index.chunks()}
     matrix = sorted(cid for cid, c in records.items() if c.heading_path[:2] == MATRIX)
     assert set(after) == set(records) and len(matrix) == 6
@@ -266,8 +269,8 @@ def test_unrelated_source_and_ordinals_leave_existing_ids_alone():
 
 def test_insert_paragraph_changes_only_the_chunk_it_joins():
     index, embedder, _ = fresh()
-    report = update(index, [insert_paragraph(GUIDE, ("Deployment Guide", "Overview"),
-                                             "Short note.")], embedder)
+    report = update(index, [insert_paragraph(GUIDE, ("Deployment Guide", "Overview"), NOTE)],
+                    embedder)
     (gone,) = report.plan["tombstone"]
     assert len(report.plan["add"]) == 1 and report.embedded == 1
     assert next(c for c in ALL if c.chunk_id == gone).heading_path[-1] == "Overview"
@@ -301,8 +304,8 @@ def test_a_failing_build_leaves_readers_on_the_old_generation_whole():
             raise RuntimeError("embedding service down")
 
     with pytest.raises(RuntimeError, match="down"):
-        update(index, [rename_heading(GUIDE, ("Deployment Guide",), "Harbor Guide")],
-               FakeEmbedder(hook=fail), batch=4)
+        update(index, [rename_heading(GUIDE, ("Deployment Guide",), "Harbor Deployment Guide")],
+               MiniLMEmbedder(hook=fail), batch=4)
     assert index.published() == 1 and index.generations() == {1: "ready", 2: "failed"}
     assert (index.entries(), index.search("production", "kestrel", ["sre"], 60)) == before
     assert 0 < len(index.chunks(2)) < len(ALL)  # the batches before the failure were written
@@ -312,7 +315,8 @@ CHILD = textwrap.dedent("""
     import pathlib, sys, time
     from chunklib.course.fixture import load_source
     from chunklib.index import ChunkIndex
-    from chunklib.lifecycle import FakeEmbedder, rename_heading, update
+    from chunklib.lifecycle import rename_heading, update
+    from chunklib.vectors import MiniLMEmbedder
 
     def stall(n):
         if n == 3:
@@ -320,15 +324,16 @@ CHILD = textwrap.dedent("""
             time.sleep(600)
 
     guide = load_source("deployment-guide")
-    update(ChunkIndex(sys.argv[1]), [rename_heading(guide, ("Deployment Guide",), "Harbor")],
-           FakeEmbedder(hook=stall), batch=4)
+    update(ChunkIndex(sys.argv[1]),
+           [rename_heading(guide, ("Deployment Guide",), "Harbor Deployment Guide")],
+           MiniLMEmbedder(hook=stall), batch=4)
 """)
 
 
 def test_a_build_killed_half_way_leaves_readers_on_the_old_generation_whole(tmp_path):
     path, flag = tmp_path / "harbor.db", tmp_path / "stalled"
     index = ChunkIndex(path)
-    update(index, load_sources(), FakeEmbedder())
+    update(index, load_sources(), MiniLMEmbedder())
     queries = [(q, g) for q in ("production replica count", "staging") for g in GROUPS]
     before = index.entries(), [index.search(q, "kestrel", g, 60) for q, g in queries]
     child = subprocess.Popen([sys.executable, "-c", CHILD, str(path), str(flag)])
@@ -352,7 +357,7 @@ def test_a_build_killed_half_way_leaves_readers_on_the_old_generation_whole(tmp_
     assert (after.entries(), [after.search(q, "kestrel", g, 60) for q, g in queries]) == before
     assert after.recover() == [2] and after.generations()[2] == "failed"
     assert after.chunks(2) == []
-    assert update(after, [GUIDE], FakeEmbedder()).generation == 3 and after.published() == 3
+    assert update(after, [GUIDE], MiniLMEmbedder()).generation == 3 and after.published() == 3
 
 
 def test_deletion_reaches_entries_tombstones_vectors_and_old_generations():
@@ -390,7 +395,7 @@ def test_records_come_back_whole_with_model_and_index_revision(published):
     stored = {c.chunk_id: c for c in index.chunks()}
     for c in ALL:
         got = stored[c.chunk_id]
-        want = dataclasses.replace(c, embedding_model="fake-embed-v1",
+        want = dataclasses.replace(c, embedding_model=MODEL_NAME,
                                    index_revision="course-index-v1") if c.acl else c
         assert got == want
     raw = index.db.execute("SELECT record FROM chunks LIMIT 1").fetchone()[0]

@@ -7,8 +7,9 @@ from chunklib.course import lifecycle as cl
 from chunklib.course.fixture import load_source, load_sources
 from chunklib.course.quiz import questions
 from chunklib.index import ChunkIndex
-from chunklib.lifecycle import FakeEmbedder, insert_paragraph, rename_heading, update
+from chunklib.lifecycle import insert_paragraph, rename_heading, update
 from chunklib.structure import DEFAULT_OVERLAP, DEFAULT_SIZE, structure_chunks
+from chunklib.vectors import MiniLMEmbedder
 from chunklib.widgets.lifecycle import LifecycleExplorer
 from tests.nbgrading import lesson_notebook
 
@@ -31,15 +32,17 @@ def plan_of(edit, section=MATRIX):
 
 def demo():
     """The notebook's index cells, replayed: build, rename, delete."""
-    index, embedder = ChunkIndex(), FakeEmbedder()
+    index, embedder = ChunkIndex(), MiniLMEmbedder()
     first = update(index, load_sources(), embedder)
+    first_calls = (embedder.calls, embedder.computed)
     seen = []
     index.search("production replica count", "kestrel", ["employees"], 5,
                  score=lambda q, c: seen.append(c) or 1)
     renamed = update(index, [rename_heading(GUIDE, MATRIX, "Environments and replicas")],
                      embedder)
     deleted = update(index, [], embedder, deleted=["deploy-faq"])
-    return first, len(seen), renamed, deleted
+    vectors = index.db.execute("SELECT count(*) FROM vectors").fetchone()[0]
+    return first, len(seen), renamed, deleted, first_calls, vectors, embedder.computed
 
 
 def opened_row_scores():
@@ -50,7 +53,7 @@ def opened_row_scores():
             for g in (["employees"], ["sre"])]
 
 
-FIRST, SCORED, RENAMED, DELETED = demo()
+FIRST, SCORED, RENAMED, DELETED, FIRST_CALLS, VECTORS, COMPUTED = demo()
 OPENED = opened_row_scores()
 ROW_ID = next(c.chunk_id for c in ALL if c.text == "production | 4 | SRE")
 RENAME, RENAME_VECTORS = plan_of("rename the heading")
@@ -129,9 +132,17 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
     ("Of the fixture's 60 chunks, 59 get an index entry",
      len(ALL) == 60 and FIRST.entries == 59 and len(FIRST.refused) == 1),
     ("Only the 37 chunks an employee of kestrel may read", SCORED == 37),
-    ("6 entries\nre-embedded, 53 kept, 6 calls to the embedder",
-     len(RENAMED.plan["reembed"]) == 6 and len(RENAMED.plan["keep"]) == 53
-     and RENAMED.embedded == 6),
+    ("The embedder was\ncalled 6 times, once for each of the 6 chunks whose retrieval text now "
+     "holds the new heading;\nthe other 53 kept their entries and their vectors",
+     RENAMED.plan["reembed"] == sorted(c.chunk_id for c in ALL if c.heading_path[:2] == MATRIX)
+     and len(RENAMED.plan["keep"]) == 53 and RENAMED.embedded == 6),
+    ("it counts every text it is asked\nto embed: 59 here, one for each retrieval text that had "
+     "no vector in the index yet",
+     FIRST_CALLS[0] == FIRST.embedded == 59 == len({c.retrieval_sha256 for c in ALL if c.acl})),
+    ("so the model itself encoded 0 texts and the cell answered at once",
+     FIRST_CALLS[1] == COMPUTED == 0),
+    ("a text whose vector is there is never embedded again",  # three builds, one row per call
+     VECTORS == FIRST.embedded + RENAMED.embedded and DELETED.embedded == 0),
     ("a tombstone for\neach of its 7 entries", len(DELETED.plan["tombstone"]) == 7),
     ("longer than the 1000-character budget", DEFAULT_SIZE == 1000),
     ("overlap by 100 characters", DEFAULT_OVERLAP == 100
@@ -215,3 +226,23 @@ def test_an_inserted_paragraph_moves_ids_only_in_its_own_section():
     assert all(outside == 0 for _path, _inside, outside in rows)  # the rule, on every section
     # and why the sentence says "other": greedy merging moves a later boundary of the section
     assert max(inside for _path, inside, _outside in rows) >= 2
+
+
+def test_the_failing_build_of_the_lesson_needs_no_model_run_either():
+    """The notebook's third build (the one that fails at its third call) asks for vectors the
+    shipped store holds, as its first two builds do (``COMPUTED``): Run all never waits for
+    the model."""
+    index = ChunkIndex()
+    update(index, load_sources(), MiniLMEmbedder())
+
+    def down(call):
+        if call == cl.FAIL_CALL:
+            raise RuntimeError("the embedding service is down")
+
+    failing = MiniLMEmbedder(hook=down)
+    retitled = rename_heading(GUIDE, MATRIX[:1], "Harbor " + MATRIX[0])
+    with pytest.raises(RuntimeError, match="down"):
+        update(index, [retitled], failing, batch=8)
+    assert failing.calls == cl.FAIL_CALL - 1 and failing.computed == 0 and COMPUTED == 0
+    assert 'MiniLMEmbedder(hook=embedding_service_down)' in CODE
+    assert '"Harbor Deployment Guide"' in CODE

@@ -19,9 +19,9 @@ from chunklib.access import (
 from chunklib.course.fixture import load_sources
 from chunklib.identity import access_snapshot_sha256, acl_snapshot_sha256
 from chunklib.index import ChunkIndex
-from chunklib.lifecycle import FakeEmbedder
 from chunklib.records import access_fields, from_dict, make_chunk, to_dict
 from chunklib.structure import acl_window_chunks, structure_chunks, window_chunks
+from chunklib.vectors import MiniLMEmbedder
 
 GROUP_NAMES = ["employees", "sre", "oncall", "vp", "auditors"]
 group_sets = st.lists(st.sampled_from(GROUP_NAMES), min_size=1, max_size=3, unique=True)
@@ -112,8 +112,11 @@ WORDS = ["production", "replica", "freeze", "approval", "sre", "the", "rollback"
          "fernhill", "canary", "zzz"]
 
 
+EMBEDDER = MiniLMEmbedder()  # one for every build: a text outside the shipped store is encoded once
+
+
 def build(records):
-    index, embedder = ChunkIndex(), FakeEmbedder()
+    index, embedder = ChunkIndex(), EMBEDDER
     generation = index.begin(None)
     with index.batch():
         for record in records:
@@ -198,7 +201,7 @@ def test_one_random_chunk_sql_python_and_rule_agree(parts, groups):
 
 def test_a_mixed_entry_that_lost_one_parts_rows_is_refused():
     mixed = next(c for c in WINDOWS if c.acl_parts)
-    index, embedder = ChunkIndex(), FakeEmbedder()
+    index, embedder = ChunkIndex(), MiniLMEmbedder()
     generation = index.begin(None)
     with index.batch():
         index.put(generation, dataclasses.replace(mixed, embedding_model=embedder.model,

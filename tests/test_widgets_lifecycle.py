@@ -28,7 +28,8 @@ def test_initial_state_is_the_heading_rename(explorer):
     assert r["readers see"] == "generation 1 (the fixture)" and r["shadow"] == "generation 2"
     assert r["plan"] == "keep 53, reembed 6, reindex 0, add 0, tombstone 0"
     assert (r["chunk ids"], r["index entries"]) == ("0 new, 0 gone", "6 new")
-    assert r["vectors computed"] == "6 (embedder calls)"
+    assert r["embedded"] == "6 of 59 chunks (embedder calls)"
+    assert explorer.embedder.computed == 0  # every vector from the store the course ships
     assert r["employee: 'production 4 SRE'"] == "nothing"
     assert r["SRE: 'production 4 SRE'"].startswith("'production | 4 | SRE'")
     assert explorer.table.value.count("<td>reembed</td>") == 6
@@ -48,7 +49,7 @@ def test_initial_state_is_the_heading_rename(explorer):
 def test_each_edit_builds_a_shadow_and_says_what_changes(explorer, edit, plan, vectors):
     explorer.edit_menu.value = edit
     r = rows(explorer)
-    assert r["plan"] == plan and r["vectors computed"].startswith(vectors + " ")
+    assert r["plan"] == plan and r["embedded"].startswith(vectors + " of ")
     assert r["readers see"] == "generation 1 (the fixture)"
     assert explorer.index.generations() == {1: "ready", 2: "ready"}  # its own copy
     assert len(explorer.shadows) <= KEPT_SHADOWS
@@ -114,12 +115,14 @@ def test_a_root_rename_re_embeds_every_guide_chunk_and_keeps_every_id():
     assert rows(x)["chunk ids"] == "0 new, 0 gone"
 
 
-def test_every_edit_builds_at_every_section():
+def test_every_edit_builds_at_every_section_without_running_the_model():
     x = LifecycleExplorer()
     for edit in EDITS:
         for _label, section in x.section_menu.options:
             view = x.compute((edit, section, False))
             assert view.report.generation == 2 and view.columns, (edit, section)
+    # the shipped store holds every text an edit creates (chunklib.course.edits.edit_texts)
+    assert x.embedder.calls > 0 and x.embedder.computed == 0
 
 
 def test_bad_arguments_and_every_edit_is_offered():

@@ -4,7 +4,10 @@ lesson's figures count (one source of both).
 Each edit is made to the original fixture: rename a heading, insert a paragraph, change or
 remove a section's ACL, add an unrelated source, delete the source. ``make_edit`` returns the
 edited sources, the deleted ids and a one-line description; ``QUERY`` is the search the
-explorer's summary runs as an employee and as an SRE.
+explorer's summary runs as an employee and as an SRE. ``guide_headings`` lists the sections an
+edit can apply to, and ``edit_texts`` every retrieval text an edit at any of them creates: the
+texts the shipped vector store holds for the explorer (``chunklib.course.vector_store``), so
+no edit waits for the model.
 
 Leaves out: building the edit into an index (``chunklib.lifecycle.update``) and the explorer
 (``chunklib.widgets.lifecycle``).
@@ -15,9 +18,11 @@ Leaves out: building the edit into an index (``chunklib.lifecycle.update``) and 
 
 from __future__ import annotations
 
-from chunklib.course.fixture import load_sources  # noqa: F401 (the examples use it)
+from chunklib.course.fixture import load_sources
 from chunklib.documents import Source
+from chunklib.elements import parse_elements
 from chunklib.lifecycle import insert_paragraph, rename_heading, set_section_acl
+from chunklib.structure import structure_chunks
 
 SOURCE_ID = "deployment-guide"
 #: The section the explorer edits first (and the lesson's figures rename).
@@ -68,3 +73,26 @@ def make_edit(sources: list[Source], edit: str, path: tuple[str, ...]):
     if edit == "delete the source":
         return [], [SOURCE_ID], f"{SOURCE_ID} deleted"
     raise ValueError(f"edit must be one of {EDITS}, got {edit!r}")
+
+
+def guide_headings() -> list[tuple[str, ...]]:
+    """The heading paths of the Deployment Guide, in reading order: the sections offered.
+
+    ``guide_headings()[1]`` -> ('Deployment Guide', 'Overview')
+    """
+    guide = next(s for s in load_sources() if s.source_id == SOURCE_ID)
+    return [e.heading_path for e in parse_elements(guide.text) if e.kind == "heading"]
+
+
+def edit_texts() -> set[str]:
+    """The retrieval texts of every source that any edit at any section makes (chunked as
+    lesson 5's index chunks them): what the explorer may ask the embedder for.
+
+    ``len(edit_texts()) > len(guide_headings())`` -> True
+    """
+    sources, texts = load_sources(), set()
+    for path in guide_headings():
+        for edit in EDITS:
+            for source in make_edit(sources, edit, path)[0]:
+                texts |= {c.retrieval_text for c in structure_chunks(source)}
+    return texts

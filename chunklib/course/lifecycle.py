@@ -7,7 +7,8 @@ document of one-paragraph chunks, how many existing chunks get another id when a
 inserted, with ids made of source_id + ordinal and with the course's content-derived ids.
 
 ``figures()`` computes every number the lesson's Markdown states, replaying the notebook's
-index cells and the explorer's edits; ``tools/sync_prose.py`` renders the templates in
+index cells and the explorer's edits with the real embedder (its vectors from the store the
+course ships); ``tools/sync_prose.py`` renders the templates in
 ``notebooks/05-lifecycle/prose/`` with it.
 
 Leaves out: prose; the notebook ``notebooks/05-lifecycle/lifecycle.ipynb`` and its templates
@@ -29,8 +30,9 @@ from chunklib.documents import Source
 from chunklib.elements import parse_elements
 from chunklib.identity import H
 from chunklib.index import ChunkIndex
-from chunklib.lifecycle import FakeEmbedder, plan_update, rename_heading, update
+from chunklib.lifecycle import plan_update, rename_heading, update
 from chunklib.structure import DEFAULT_SIZE, structure_chunks
+from chunklib.vectors import MiniLMEmbedder
 
 #: The section of the explorer's third and fourth things to try.
 OVERVIEW = ("Deployment Guide", "Overview")
@@ -81,8 +83,9 @@ _WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight"
 
 def _notebook_replay() -> dict[str, object]:
     """The notebook's index cells, run again: build, score, rename, a failed build, delete."""
-    index, embedder = ChunkIndex(), FakeEmbedder()
+    index, embedder = ChunkIndex(), MiniLMEmbedder()
     first = update(index, load_sources(), embedder)
+    first_calls, first_computed = embedder.calls, embedder.computed
     seen = []
     index.search("production replica count", "kestrel", ["employees"], k=5,
                  score=lambda query, chunk: seen.append(chunk) or 1)
@@ -95,7 +98,7 @@ def _notebook_replay() -> dict[str, object]:
 
     retitled = rename_heading(guide, MATRIX[:1], "Harbor " + MATRIX[0])
     try:
-        update(index, [retitled], FakeEmbedder(hook=down), batch=8)
+        update(index, [retitled], MiniLMEmbedder(hook=down), batch=8)
     except RuntimeError:
         pass
     (failed,) = [g for g, state in index.generations().items() if state == "failed"]
@@ -104,12 +107,13 @@ def _notebook_replay() -> dict[str, object]:
     deleted = update(index, [], embedder, deleted=["deploy-faq"])
     return {"first": first, "scored": len(seen), "renamed": renamed, "failed": failed,
             "published": published, "faq_entries": len(deleted.plan["tombstone"]),
-            "stored": len(index.chunks(first.generation))}
+            "stored": len(index.chunks(first.generation)), "first_calls": first_calls,
+            "first_computed": first_computed}
 
 
 def _explorer(edit: str, section: tuple[str, ...] = MATRIX):
     """The plan and vector count of one explorer edit, built as a shadow of generation 1."""
-    index, embedder = ChunkIndex(), FakeEmbedder()
+    index, embedder = ChunkIndex(), MiniLMEmbedder()
     sources = load_sources()
     update(index, sources, embedder)
     edited, deleted, _ = make_edit(sources, edit, section)
@@ -149,6 +153,7 @@ def figures() -> dict[str, object]:
         "quiz_k": QUIZ_TOP_K, "quiz_removed": QUIZ_REMOVED, "quiz_next_rank": QUIZ_TOP_K + 1,
         "ordinal_successor": ordinal_ids_moved(doc, at)[0] - 1,
         "fixture_chunks": replay["stored"], "fixture_entries": first.entries,
+        "fixture_calls": replay["first_calls"], "fixture_computed": replay["first_computed"],
         "scored": replay["scored"],
         "renamed_generation": renamed.generation,
         "renamed_reembedded": len(renamed.plan["reembed"]),

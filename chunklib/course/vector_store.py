@@ -3,8 +3,9 @@ all-MiniLM-L6-v2 inputs lessons 1, 5 and 6 embed, so none of them waits for the 
 
 ``store_strategies`` lists every strategy whose fixture chunks the store covers and
 ``store_texts`` every text: those chunks' retrieval texts, the questions, lesson 5's index
-builds, the four texts lesson 1's truncation step compares (``truncation_texts``), and the
-sentences lesson 2's semantic chunking embeds (``boundaries.semantic_texts``).
+builds and explorer edits, the four texts lesson 1's truncation step compares
+(``truncation_texts``), and the sentences lesson 2's semantic chunking embeds
+(``boundaries.semantic_texts``).
 ``tools/build_vectors.py`` writes the store; ``tests/test_vectors.py`` checks it covers
 ``store_texts()``.
 
@@ -17,7 +18,7 @@ Leaves out: reading and writing the store and the embedder that uses it (``chunk
 from __future__ import annotations
 
 from chunklib.course.boundaries import semantic_texts
-from chunklib.course.edits import MATRIX
+from chunklib.course.edits import MATRIX, edit_texts
 from chunklib.course.experiment import LESSON_STRATEGIES, SIZES, chunk_dicts
 from chunklib.course.fixture import load_source, load_sources
 from chunklib.course.lifecycle import RENAMED
@@ -52,9 +53,9 @@ def store_strategies() -> list[Strategy]:
 def store_texts() -> dict[str, str]:
     """retrieval hash -> text of everything the shipped store holds: the fixture's chunks
     under ``store_strategies()`` (lesson 6), the questions, lesson 5's index builds
-    (structure chunks at the default size of the fixture and of the lesson's two renames), and
-    lesson 1's passage with the three beginnings ``truncation`` compares it with, and lesson
-    2's sentences (``semantic_texts``).
+    (structure chunks at the default size of the fixture and of the lesson's two renames) and
+    its explorer's edits (``edits.edit_texts``), lesson 1's passage with the three beginnings
+    ``truncation`` compares it with, and lesson 2's sentences (``semantic_texts``).
 
     ``len(store_texts()) > 1000`` -> True
     """
@@ -64,6 +65,7 @@ def store_texts() -> dict[str, str]:
     for source in [*load_sources(), rename_heading(guide, MATRIX, RENAMED),
                    rename_heading(guide, MATRIX[:1], "Harbor " + MATRIX[0])]:
         texts |= {c.retrieval_text for c in structure_chunks(source)}
+    texts |= edit_texts()  # lesson 5's explorer: every edit at every section
     texts |= set(truncation_texts(sample_passage()))
     texts |= set(semantic_texts())
     return {sha256_hex(t): t for t in sorted(texts)}

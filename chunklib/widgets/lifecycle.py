@@ -1,16 +1,18 @@
 """The lesson-5 lifecycle explorer: edit a source, watch which ids, entries and vectors change.
 
-A real ``ChunkIndex`` in memory holds the course fixture, published as generation 1. Each
-edit (rename a heading, insert a paragraph, change or remove a section's ACL, add an
-unrelated source, delete the source; ``chunklib.course.edits``) is made to that original
-fixture and built by ``chunklib.lifecycle.update`` as shadow generation 2, which readers do
-not see, in a copy of that index (SQLite's backup, well under a millisecond), so every edit
-starts from the same generation 1 and shows the same numbers whatever was tried before. The
-plot shows, per chunk of the edited source, whether its chunk_id, index entry and vector are
-as in generation 1. *Publish* switches the copy's pointer to the shadow, *roll back* switches
-it back; the summary, which is the plot's text alternative, says which generation readers see
-and what an employee and an SRE find for the production row. Choosing another edit while the
-shadow is published rolls back first.
+A real ``ChunkIndex`` in memory holds the course fixture, published as generation 1. Each edit
+(rename a heading, insert a paragraph, change or remove a section's ACL, add an unrelated
+source, delete the source; ``chunklib.course.edits``) is made to that original fixture and built
+by ``chunklib.lifecycle.update`` as shadow generation 2, which readers do not see, in a copy of
+that index (SQLite's backup, well under a millisecond), so every edit starts from the same
+generation 1 and shows the same numbers whatever was tried before. The plot shows, per chunk of
+the edited source, whether its chunk_id, index entry and vector are as in generation 1. The
+vectors are all-MiniLM-L6-v2's (``chunklib.vectors.MiniLMEmbedder``, which counts the texts the
+build asks it for); the store the course ships holds every text an edit creates
+(``chunklib.course.edits.edit_texts``), so no edit waits for the model. *Publish* switches the
+copy's pointer to the shadow, *roll back* switches it back; the summary, which is the plot's
+text alternative, says which generation readers see and what an employee and an SRE find for the
+production row. Choosing another edit while the shadow is published rolls back first.
 
 One setting (edit, section, published) gives one ``LifecycleView``, computed once by the base
 (``chunklib.widgets.explorer``); the last ``KEPT_SHADOWS`` built indexes are kept, so a return
@@ -32,11 +34,19 @@ from typing import NamedTuple
 
 import ipywidgets as widgets
 
-from chunklib.course.edits import EDITS, MATRIX, QUERY, SECTIONLESS, SOURCE_ID, make_edit
+from chunklib.course.edits import (
+    EDITS,
+    MATRIX,
+    QUERY,
+    SECTIONLESS,
+    SOURCE_ID,
+    guide_headings,
+    make_edit,
+)
 from chunklib.course.fixture import load_sources
-from chunklib.elements import parse_elements
 from chunklib.index import ChunkIndex
-from chunklib.lifecycle import FakeEmbedder, UpdateReport, update
+from chunklib.lifecycle import UpdateReport, update
+from chunklib.vectors import MiniLMEmbedder
 from chunklib.widgets.explorer import Explorer
 from chunklib.widgets.lifecycle_html import change_table, report_rows
 from chunklib.widgets.lifecycle_plot import (
@@ -69,16 +79,6 @@ class LifecycleView(NamedTuple):
     finds: tuple[str, str]  # what an employee and an SRE find for QUERY
 
 
-def guide_headings() -> list[tuple[str, ...]]:
-    """The heading paths of the Deployment Guide, in reading order: the sections offered.
-
-    >>> guide_headings()[1]
-    ('Deployment Guide', 'Overview')
-    """
-    guide = next(s for s in load_sources() if s.source_id == SOURCE_ID)
-    return [e.heading_path for e in parse_elements(guide.text) if e.kind == "heading"]
-
-
 def finds(index: ChunkIndex) -> tuple[str, str]:
     """What an employee and an SRE of kestrel find for ``QUERY`` in the published generation.
     In the fixture only the SRE may read the production row of the Environment Matrix:
@@ -104,7 +104,7 @@ class LifecycleExplorer(Explorer):
 
     def __init__(self, edit: str = EDITS[0], section: tuple[str, ...] = MATRIX):
         self.check(edit=edit, section=section)  # before the fixture's index is built
-        self.fixture, self.embedder = ChunkIndex(), FakeEmbedder()
+        self.fixture, self.embedder = ChunkIndex(), MiniLMEmbedder()
         update(self.fixture, load_sources(), self.embedder)  # generation 1, published
         self.fixture_chunks = {c.chunk_id: c for c in self.fixture.chunks(FIXTURE)}
         self.fixture_finds = finds(self.fixture)

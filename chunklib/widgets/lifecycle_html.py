@@ -14,8 +14,9 @@ generation 1, then an unrelated source added as shadow generation 2.
     >>> from chunklib.course.edits import unrelated_source
     >>> from chunklib.course.fixture import load_sources
     >>> from chunklib.index import ChunkIndex
-    >>> from chunklib.lifecycle import FakeEmbedder, update
-    >>> ix, embedder = ChunkIndex(), FakeEmbedder()
+    >>> from chunklib.lifecycle import update
+    >>> from chunklib.vectors import MiniLMEmbedder
+    >>> ix, embedder = ChunkIndex(), MiniLMEmbedder()
     >>> _ = update(ix, load_sources(), embedder)
     >>> report = update(ix, [unrelated_source()], embedder, publish=False)
     >>> base = {c.chunk_id: c for c in ix.chunks(1)}
@@ -45,7 +46,7 @@ def report_rows(report: UpdateReport) -> list[tuple[str, str]]:
                           f"{len(set(plan['tombstone']) - set(report.refused))} gone"),
             ("index entries", f"{sum(len(plan[a]) for a in ('reembed', 'reindex', 'add'))}"
                               " new"),
-            ("vectors computed", f"{report.embedded} (embedder calls)"),
+            ("embedded", f"{report.embedded} of {report.entries} chunks (embedder calls)"),
             ("refused, ACL missing", str(len(report.refused)))]
 
 

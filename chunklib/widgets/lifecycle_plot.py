@@ -22,8 +22,9 @@ on the axes of a small figure.
     >>> from chunklib.course.fixture import load_sources
     >>> from chunklib.course.edits import MATRIX
     >>> from chunklib.index import ChunkIndex
-    >>> from chunklib.lifecycle import FakeEmbedder, update
-    >>> ix, embedder = ChunkIndex(), FakeEmbedder()
+    >>> from chunklib.lifecycle import update
+    >>> from chunklib.vectors import MiniLMEmbedder
+    >>> ix, embedder = ChunkIndex(), MiniLMEmbedder()
     >>> _ = update(ix, load_sources(), embedder)
     >>> edited, deleted, _ = make_edit(load_sources(), "rename the heading", MATRIX)
     >>> _ = update(ix, edited, embedder, deleted=deleted, publish=False)
