@@ -18,7 +18,7 @@ holds for corpus statistics such as bm25's document frequencies.
   1), with k = 60 as in that paper.
 
 ``terms`` (lesson 5's count of shared query terms, ``access.term_overlap``) is kept beside
-them because lessons 5 and 6 state figures computed with it.
+them because lesson 5 states figures computed with it.
 
 Leaves out: rerankers, query expansion, approximate vector search and stemming (FTS5's
 ``unicode61`` tokenizer folds case and nothing else here).
