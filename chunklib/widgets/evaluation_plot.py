@@ -21,7 +21,7 @@ sweep of overlaps at that size, on the axes of a small figure:
     >>> hits = ex.evaluate(ex.Strategy("windows", 400, 100))[18].hits
     >>> marks = hit_marks(q19, hits)
     >>> topk_range(q19, hits, marks)
-    (10626, 11604)
+    (10061, 12635)
     >>> sweep = ex.overlap_sweep(400)
     >>> structure = ex.summarize(ex.Strategy("structure", 400))
 """
@@ -103,7 +103,7 @@ def hit_marks(question, hits) -> tuple[tuple[bool, bool, bool], ...]:
     """Per hit: does it hold all the evidence, is it a near-duplicate of a higher hit, is it
     near the evidence (same source, within ``NEIGHBOURHOOD`` characters).
 
-    ``hit_marks(q19, hits)[3]`` -> (False, True, True)
+    ``hit_marks(q19, hits)[3]`` -> (False, False, True)
     """
     lo, hi = _evidence_range(question)
     marks = []
@@ -167,10 +167,11 @@ def topk_frame(ax, rows: int = ex.K) -> None:
 def topk_hits(ax, question, hits, marks, xlim: tuple[int, int]) -> list:
     """The evidence (hatched), one bar per hit near it, a triangle for each hit elsewhere, and
     the x range with a few character positions under it. Returns the artists added; for q19,
-    the evidence, the triangles of its hits elsewhere, two hits near it and four positions:
+    the evidence, the triangles of its hits elsewhere, four hits near it and three positions:
 
-    ``[type(a).__name__ for a in topk_hits(ax, q19, hits, marks, (10626, 11604))]``
-    -> ['Rectangle', 'Line2D', 'PolyCollection', 'PolyCollection', 'Text', 'Text', 'Text', 'Text']
+    ``[type(a).__name__ for a in topk_hits(ax, q19, hits, marks, (10061, 12635))]``
+    -> ['Rectangle', 'Line2D', 'PolyCollection', 'PolyCollection', 'PolyCollection',
+    'PolyCollection', 'Text', 'Text', 'Text']
     """
     from matplotlib.ticker import MaxNLocator
 
