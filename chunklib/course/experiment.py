@@ -40,12 +40,13 @@ from chunklib.experiment import (
     expand_to_parents,
     measure_hits,
     near_duplicates,
-    retrieve,
+    retrieve_many,
     source_sections,
     stopping_point,
     structure_overlap,
     sweep_overlaps,
 )
+from chunklib.retrieval import remembered
 from chunklib.structure import fixture_duplication
 from chunklib.validate import require_int
 
@@ -145,6 +146,15 @@ def question_outcome(question: EvidenceQuestion, hits: Sequence[dict]) -> Outcom
 
 
 @cache
+def _vectors():
+    """The shipped store's vectors, each text's row kept for the kernel's life (``remembered``):
+    every strategy asks for the same questions' vectors again."""
+    from chunklib.vectors import default_embedder
+
+    return remembered(default_embedder().lookup)
+
+
+@cache
 def evaluate(strategy: Strategy, k: int = K,
              retriever: str = MAIN_RETRIEVER) -> tuple[Outcome, ...]:
     """Every question of the set under ``strategy``, in question order (cached); ``retriever``
@@ -155,8 +165,10 @@ def evaluate(strategy: Strategy, k: int = K,
     require_int("k", k, minimum=1)
     chunks = chunk_dicts(strategy)
     out = []
-    for q in load_questions():
-        hits = retrieve(chunks, q, k, retriever)
+    questions = load_questions()
+    vectors = _vectors() if retriever in ("dense", "hybrid") else None
+    for q, hits in zip(questions, retrieve_many(chunks, questions, k, retriever, vectors),
+                       strict=True):
         if strategy.kind == "parent-child":
             hits = expand_to_parents(hits, q, fixture_parents())
         out.append(question_outcome(q, hits))

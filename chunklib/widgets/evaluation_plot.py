@@ -164,10 +164,11 @@ def topk_frame(ax, rows: int = ex.K) -> None:
               loc="lower left", bbox_to_anchor=(0, 1.0), ncol=3, fontsize=7, frameon=False)
 
 
-def topk_hits(ax, question, hits, marks, xlim: tuple[int, int]) -> list:
+def topk_hits(ax, question, hits, marks, xlim: tuple[int, int], retriever: str = "") -> list:
     """The evidence (hatched), one bar per hit near it, a triangle for each hit elsewhere, and
-    the x range with a few character positions under it. Returns the artists added; for q19,
-    the evidence, the triangles of its hits elsewhere, four hits near it and three positions:
+    the x range with a few character positions under it, and the retriever's name (if given)
+    at the top right. Returns the artists added; for q19, the evidence, the triangles of its
+    hits elsewhere, four hits near it and three positions:
 
     ``[type(a).__name__ for a in topk_hits(ax, q19, hits, marks, (10061, 12635))]``
     -> ['Rectangle', 'Line2D', 'PolyCollection', 'PolyCollection', 'PolyCollection',
@@ -193,4 +194,7 @@ def topk_hits(ax, question, hits, marks, xlim: tuple[int, int]) -> list:
     bottom = ax.get_ylim()[0] + 0.1
     added += [ax.text(x, bottom, f"{x:.0f}", ha="center", va="top", fontsize=8)
               for x in MaxNLocator(X_LABELS, integer=True).tick_values(lo, hi) if lo <= x <= hi]
+    if retriever:
+        added.append(ax.text(1.0, 1.02, f"{retriever} retrieval", transform=ax.transAxes,
+                             ha="right", va="bottom", fontsize=8))
     return added
