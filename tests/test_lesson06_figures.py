@@ -283,3 +283,48 @@ def test_the_points_the_part2_intro_states_are_the_notebooks():
     # Example 1's hits are windows of the predict cell's size and overlap
     assert all(e - s == ce.PREDICT_SIZE and s % (ce.PREDICT_SIZE - ce.PREDICT_OVERLAP) == 0
                for s, e in ce.EX1_RETRIEVED)
+
+
+def test_the_single_grid_dip_is_there_under_every_retriever():
+    """Things to try, item 1: lexical and hybrid move the counts, the drop at 150 stays."""
+    for r in ce.RETRIEVERS:
+        sweep = ex.overlap_sweep(400, ex.K, r)
+        assert sweep[3].complete < sweep[2].complete, r
+        assert abs(sweep[-1].complete - SWEEP[-1].complete) <= 4
+
+
+def test_the_own_documents_section_runs_as_it_says(tmp_path, capsys, monkeypatch):
+    """Every option the section names exists with the default it states, and its example row
+    is a valid question file for the fixture folder (chunklib.corpus checks it)."""
+    from chunklib import evaluate
+    from chunklib.corpus import load_corpus
+    from chunklib.corpus import load_questions as load_user_questions
+
+    (cell,) = [c.source for c in NB.cells if c.source.startswith("## Use it on your own")]
+    for option in ("--strategies", "--sizes", "--overlaps", "--retriever", "-k", "--out",
+                   "--no-progress", "--cache", "python -m chunklib.evaluate CORPUS_DIR "
+                   "QUESTIONS.csv"):
+        assert f"`{option}`" in cell or option in cell, option
+    with pytest.raises(SystemExit):
+        evaluate.main(["--help"])
+    usage = flat(capsys.readouterr().out)
+    for option in ("--strategies", "--sizes", "--overlaps", "--retriever", "-k", "--out",
+                   "--cache", "--no-progress"):
+        assert f"{option} " in usage, option
+    called = {}  # the defaults the command passes on, without running the evaluation
+    monkeypatch.setattr(evaluate, "evaluate_folder",
+                        lambda *args, **kwargs: called.update(kwargs) or ([], []))
+    assert evaluate.main(["docs", "questions.csv"]) == 0
+    assert (",".join(map(str, called["sizes"])), ",".join(map(str, called["overlaps"])),
+            ",".join(called["retrievers"]), called["k"], called["out"]) == (
+        F["cli_sizes"], F["cli_overlaps"], F["cli_retrievers"], F["cli_k"], F["cli_out"])
+    assert called["kinds"] == ["windows", "structure"] and called["progress"]
+    folder = tmp_path / "fixture"
+    folder.mkdir()
+    for source in load_sources():
+        (folder / source.filename).write_text(source.text, encoding="utf-8")
+    questions = tmp_path / "questions.csv"
+    questions.write_text("question,references,corpus_id\n" + F["cli_example"] + "\n",
+                         encoding="utf-8")
+    (q,) = load_user_questions(questions, load_corpus(folder))
+    assert q.question == get_question(ce.CLI_EXAMPLE).question
