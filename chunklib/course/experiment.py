@@ -3,11 +3,12 @@ metrics, the reasons questions fail, the overlap sweep, and the tables and conte
 shows.
 
 Every fixture source is chunked by each strategy (``chunklib.experiment``), each question of
-the set (``chunklib.course.questions``) is asked through ACL-filtered retrieval, and its hits
-are measured against its evidence with the sources laid end to end (``global_spans``). (The
-fixture holds one revision per source and the question set is validated against it, so a
-source id names one revision here.) Results are cached in memory, so the widget and the
-notebook repeat nothing.
+the set (``chunklib.course.questions``) is asked through ACL-filtered retrieval (dense by
+default, ``MAIN_RETRIEVER``; ``lexical``, ``hybrid`` and lesson 5's ``terms`` on request),
+and its hits are measured against its evidence with the sources laid end to end
+(``global_spans``). (The fixture holds one revision per source and the question set is
+validated against it, so a source id names one revision here.) Results are cached in memory,
+so the widget and the notebook repeat nothing.
 
 The core names lesson 6 uses with these (``Strategy``, ``K``, ``Summary``, ...) are imported
 here too, so one import serves the lesson's cells and its explorer.
