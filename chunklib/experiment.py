@@ -28,12 +28,11 @@ from dataclasses import dataclass
 from chunklib.access import combine_acls, readable, search, term_overlap
 from chunklib.documents import Source
 from chunklib.elements import parse_elements
-from chunklib.evaluation import evidence_complete, span_iou, span_precision, span_recall
-from chunklib.intervals import total_length, union_length
+from chunklib.intervals import intersection_length, total_length, union_length
 from chunklib.records import access_fields
-from chunklib.retrieval import get_retriever
+from chunklib.retrieval import filtered_search_many, get_retriever, ranker
 from chunklib.structure import acl_window_chunks, structure_chunks, window_chunks
-from chunklib.validate import require_int, require_window
+from chunklib.validate import require_int, require_spans, require_window
 
 K = 5                                  # hits per question
 OVERLAP_STEP = 50                      # the sweep raises overlap in steps of 50 characters
@@ -150,6 +149,25 @@ def retrieve(chunks: Sequence[dict], question: EvidenceQuestion, k: int = K,
     return [{**{key: by_id[cid][key] for key in keys}, "score": score} for cid, score in found]
 
 
+def retrieve_many(chunks: Sequence[dict], questions: Sequence[EvidenceQuestion], k: int = K,
+                  retriever: str = "dense", vectors=None) -> list[list[dict]]:
+    """``retrieve`` for every question (the same hits), the chunks filtered once per asking
+    subject (``retrieval.filtered_search_many``); ``vectors`` as in ``retrieval.ranker``.
+    ``terms`` asks question by question, through ``access.search``.
+
+    ``retrieve_many([], [EvidenceQuestion("q01", "cat?", "t", ("g",), "s", "1", ())])`` -> [[]]
+    """
+    if retriever == "terms":
+        return [retrieve(chunks, q, k, retriever) for q in questions]
+    by_id = {c["chunk_id"]: c for c in chunks}
+    keys = ("chunk_id", "source_id", "revision", "acl", "acl_parts", "start", "end",
+            "heading_path")
+    found = filtered_search_many(chunks, [(q.question, q.tenant_id, q.groups) for q in questions],
+                                 k, ranker(retriever, vectors))
+    return [[{**{key: by_id[cid][key] for key in keys}, "score": score} for cid, score in hits]
+            for hits in found]
+
+
 def source_sections(source: Source) -> dict[tuple[str, ...], tuple[int, int, tuple]]:
     """Each heading path of a source -> its section: ``(start, end, parts)`` from the heading
     to the last element directly under it, with the ACLs of every element inside that span, all
@@ -237,11 +255,17 @@ def measure_hits(question_id: str, hits: Sequence[dict], retrieved: Sequence[tup
 
     ``measure_hits("q", [], [], [(0, 5)]).recall`` -> 0.0
     """
+    # the definitions of ``evidence_complete`` and ``span_recall`` / ``span_precision`` /
+    # ``span_iou`` (chunklib.evaluation), with the spans checked once instead of in each call
+    retrieved = require_spans("retrieved", retrieved)
+    evidence = require_spans("evidence", evidence)
+    covered, total = intersection_length(evidence, retrieved), total_length(retrieved)
+    wanted = union_length(evidence)
     return Outcome(question_id, tuple(hits),
-                   all(evidence_complete(retrieved, e) for e in evidence),
-                   span_recall(retrieved, evidence), span_precision(retrieved, evidence),
-                   span_iou(retrieved, evidence), near_duplicates(hits),
-                   total_length(retrieved), total_length(retrieved) - union_length(retrieved))
+                   all(any(s <= a and b <= e for s, e in retrieved) for a, b in evidence),
+                   covered / wanted if wanted else 0.0, covered / total if total else 0.0,
+                   covered / (total + wanted - covered) if total + wanted - covered else 0.0,
+                   near_duplicates(hits), total, total - union_length(retrieved))
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ holds for corpus statistics such as bm25's document frequencies.
   1), with k = 60 as in that paper.
 
 ``terms`` (lesson 5's count of shared query terms, ``access.term_overlap``) is kept beside
-them because lessons 5 and 6 state figures computed with it.
+them because lesson 5 states figures computed with it.
 
 Leaves out: rerankers, query expansion, approximate vector search and stemming (FTS5's
 ``unicode61`` tokenizer folds case and nothing else here).
@@ -77,6 +77,44 @@ def filtered_search(chunks: Iterable[Mapping], query: str, tenant_id: str,
     if not allowed or k == 0:
         return []
     return top(rank(query, allowed), k)
+
+
+def filtered_search_many(chunks: Sequence[Mapping], asks: Sequence[tuple[str, str, tuple]],
+                         k: int, rank: Ranker) -> list[list[tuple[str, float]]]:
+    """``filtered_search`` for each ``(query, tenant_id, groups)`` of ``asks``, the chunks
+    filtered once per distinct subject (an evaluation asks many questions as few subjects).
+
+    ``filtered_search_many([], [("x", "t", ("g",))], 3, rank_terms)`` -> [[]]
+    """
+    k = require_int("k", k, minimum=0)
+    allowed: dict[tuple, list[Mapping]] = {}
+    out = []
+    for query, tenant_id, groups in asks:
+        if not isinstance(query, str):
+            raise TypeError(f"query must be a str, got {type(query).__name__}")
+        subject = (tenant_id, tuple(groups))
+        if subject not in allowed:
+            allowed[subject] = authorized_chunks(chunks, tenant_id, groups)
+        mine = allowed[subject]
+        out.append(top(rank(query, mine), k) if mine and k else [])
+    return out
+
+
+def remembered(vectors: Callable[[Sequence[str]], np.ndarray]
+               ) -> Callable[[Sequence[str]], np.ndarray]:
+    """``vectors`` with each text's row kept, so texts asked again are not looked up again.
+
+    ``remembered(lambda ts: np.ones((len(ts), 2)))(["a", "a"]).shape`` -> (2, 2)
+    """
+    rows: dict[str, np.ndarray] = {}
+
+    def lookup(texts: Sequence[str]) -> np.ndarray:
+        new = [t for t in dict.fromkeys(texts) if t not in rows]
+        if new:
+            rows.update(zip(new, vectors(new), strict=True))
+        return np.stack([rows[t] for t in texts]) if texts else vectors([])
+
+    return lookup
 
 
 def rank_terms(query: str, chunks: Sequence[Mapping]) -> list[tuple[str, float]]:
@@ -184,6 +222,18 @@ RANKERS: dict[str, Ranker] = {"terms": rank_terms, "dense": rank_dense, "lexical
 NAMES = tuple(RANKERS)
 
 
+def ranker(name: str, vectors: Callable[[Sequence[str]], np.ndarray] | None = None) -> Ranker:
+    """The ranking function called ``name``; ``vectors`` (dense and hybrid only) replaces the
+    default source of vectors. ``ranker("lexical").__name__`` -> 'rank_bm25'"""
+    if name not in RANKERS:
+        raise ValueError(f"retriever must be one of {sorted(RANKERS)}, got {name!r}")
+    if vectors is None:
+        return RANKERS[name]
+    if name not in ("dense", "hybrid"):
+        raise ValueError(f"vectors applies to the dense and hybrid retrievers, not {name!r}")
+    return functools.partial(RANKERS[name], vectors=vectors)
+
+
 def get_retriever(name: str, vectors: Callable[[Sequence[str]], np.ndarray] | None = None):
     """The retriever called ``name``, a function ``retriever(chunks, query, tenant_id, groups,
     k)`` that runs ``filtered_search`` with that ranker. ``vectors`` (dense and hybrid only)
@@ -191,13 +241,7 @@ def get_retriever(name: str, vectors: Callable[[Sequence[str]], np.ndarray] | No
 
     ``get_retriever("hybrid").__name__`` -> 'hybrid'
     """
-    if name not in RANKERS:
-        raise ValueError(f"retriever must be one of {sorted(RANKERS)}, got {name!r}")
-    rank = RANKERS[name]
-    if vectors is not None:
-        if name not in ("dense", "hybrid"):
-            raise ValueError(f"vectors applies to the dense and hybrid retrievers, not {name!r}")
-        rank = functools.partial(RANKERS[name], vectors=vectors)
+    rank = ranker(name, vectors)
 
     def retriever(chunks: Iterable[Mapping], query: str, tenant_id: str, groups: Iterable[str],
                   k: int) -> list[tuple[str, float]]:

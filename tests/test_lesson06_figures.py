@@ -9,6 +9,7 @@ import pytest
 from chunklib.context import merge_hits, pack_context
 from chunklib.course import evaluation as ce
 from chunklib.course import experiment as ex
+from chunklib.course import sweep
 from chunklib.course.fixture import load_source, load_sources
 from chunklib.course.questions import get_question, load_questions
 from chunklib.course.quiz import questions
@@ -38,6 +39,7 @@ W0, W100, W200 = SUM["windows 400/0"], SUM["windows 400/100"], SUM["windows 400/
 S400, S1000, W1000, PC200 = (SUM["structure 400"], SUM["structure 1000"], SUM["windows 1000/0"],
                              SUM["parent-child 200"])
 S200 = ex.summarize(S("structure", 200))
+PC200_S = S("parent-child", 200)
 W150 = ex.summarize(S("windows", 400, 150))
 SWEEP = ex.overlap_sweep(400)
 STOP = ex.stopping_point(SWEEP)
@@ -91,28 +93,72 @@ def test_figures_are_what_the_experiment_computes():
 
 
 def test_the_reviewers_per_part_figures_hold():
-    """Issue 15 recomputed lesson 6 with a per-part rule; the library now gives the same."""
-    assert tuple(s.complete for s in SWEEP) == (20, 22, 28, 26, 32)
-    assert F["w1000"] == "26/39" and F["w200"] == "32/39" and F["s400"] == "30/39"
+    """Issue 15 recomputed lesson 6 (then ranked by shared terms) with a per-part rule; the
+    library still gives the same with lesson 5's ``terms`` ranking."""
+    terms = [ex.summarize(S("windows", 400, o), retriever="terms") for o in range(0, 201, 50)]
+    assert tuple(s.complete for s in terms) == (20, 22, 28, 26, 32)
+    assert [ex.summarize(s, retriever="terms").counts for s in (
+        S("windows", 1000), S("windows", 400, 200), S("structure", 400))] == [
+        "26/39", "32/39", "30/39"]
+
+
+def test_the_main_line_is_dense_and_every_comparison_is_checked_across_retrievers():
+    assert ex.MAIN_RETRIEVER == "dense" and ce.RETRIEVERS == sweep.RETRIEVERS
+    assert SUM["windows 400/0"] == ex.summarize(S("windows", 400), ex.K, "dense")
+    for better, worse in ce.AGREED:
+        assert sweep.holds_across(S(*better), S(*worse)), (better, worse)
+    for one, other in ce.DISAGREED:  # the lesson ranks neither side
+        assert not sweep.holds_across(S(*one), S(*other))
+        assert not sweep.holds_across(S(*other), S(*one))
+    # structure 400 against windows 400/200: dense puts structure ahead, the others do not
+    s400, w200 = S("structure", 400), S("windows", 400, 200)
+    assert S400.complete > W200.complete and all(
+        ex.summarize(s400, ex.K, r).complete < ex.summarize(w200, ex.K, r).complete
+        for r in ("lexical", "hybrid"))
+    # ACL-cut against plain windows at overlap 100: dense and lexical tie, hybrid sees a gap
+    a100, w100 = S("acl-windows", 400, 100), S("windows", 400, 100)
+    gaps = [ex.summarize(a100, ex.K, r).complete - ex.summarize(w100, ex.K, r).complete
+            for r in ce.RETRIEVERS]
+    assert gaps[:2] == [0, 0] and 0 < gaps[2] < F["offset_spread_max"]
+    # the costs the results bullet says hold under every retriever
+    for r in ce.RETRIEVERS:
+        w, st = ex.summarize(w200, ex.K, r), ex.summarize(s400, ex.K, r)
+        assert w.near_duplicates > st.near_duplicates and w.retrieved_chars > st.retrieved_chars
+        big = ex.summarize(S("structure", 1000), ex.K, r)
+        assert big.precision < st.precision  # larger chunks lower precision
+        pc = ex.summarize(PC200_S, ex.K, r)
+        assert pc.near_duplicates == 0 and 0 < pc.complete - big.complete <= 3
+        assert (pc.retrieved_chars < big.retrieved_chars) == (r != "lexical")
+        header = [q for q in ce.HEADER_QUESTIONS
+                  if ex.evaluate(PC200_S, ex.K, r)[ce._index(q)].complete]
+        assert len(header) == (1 if r == "dense" else 2)
+
+
+def test_the_averaged_sweep_claims():
+    points = {r: sweep.averaged_sweep(400, r) for r in ce.RETRIEVERS}
+    spread = max(max(p.complete) - min(p.complete) for ps in points.values() for p in ps)
+    assert F["offset_spread_max"] == spread and spread > 2  # "one or two questions is luck"
+    for r, ps in points.items():
+        means = [p.mean for p in ps]
+        assert means == sorted(set(means)), r  # "the mean rises at every step"
+        first, second = means[2] - means[0], means[4] - means[2]
+        assert second < first, r  # "each step buys less"
+        assert ps[0].complete[0] == ex.summarize(S("windows", 400), ex.K, r).complete
+    dup = [p.index_duplication for p in points["dense"]]
+    assert F["second_duplication"] > F["first_duplication"] == round(dup[2] - dup[0], 3)
+    # the single grid's drop from 100 to 150 is within the luck of the grid
+    assert STOP.complete - W150.complete < spread
+    assert F["dense_means"].startswith(f"{points['dense'][0].mean:.1f}, ")
 
 
 def test_every_number_rests_on_true_relations():
-    assert W200.complete - STOP.complete == 4 and round(W200.index_duplication
-                                                          / STOP.index_duplication) == 3
-    assert F["w200_gain_over_stop"] == ce._WORDS[W200.complete - STOP.complete]
     # the conclusions the prose draws from the noise of one step of the sweep
     assert (F["step_min"], F["step_max"]) == (min(STEPS), max(STEPS))
-    assert STOP.complete - W0.complete > max(STEPS)  # "more than one step's swing"
-    assert W200.complete - STOP.complete <= max(STEPS)  # "no larger than one step's swing"
-    assert abs(PC200.complete - S1000.complete) <= 2  # "no difference on this fixture"
-    # item 4: at size 1000 no overlap above 0 stands out, and the explorer offers that size
-    assert F["large_sweep_high"] - F["large_sweep_low"] <= max(STEPS) and 1000 in ex.SIZES
-    assert abs(W200.complete - S400.complete) <= 2 and abs(W100.complete - SUM[
-        "acl-windows 400/100"].complete) <= 2  # "noise", twice
+    assert 1000 in ex.SIZES  # item 4: the explorer offers that size
     assert W150.complete < STOP.complete and SWEEP[SWEEP.index(STOP) + 1] == W150
     steps = [abs(b.complete - a.complete) for a, b in zip(SWEEP, SWEEP[1:])]
     assert min(steps) >= 2  # "changes the count by two questions or more on its own"
-    assert not Q17.complete and Q17.recall == 1.0 and Q17.near_duplicates == 1
+    assert not Q17.complete and Q17.recall == 1.0 and Q17.near_duplicates == 2
     assert F["q17_evidence_chars"] > 100 + 1  # longer than O + 1
     assert not any(evidence_complete([(h["start"], h["end"])], get_question("q17")
                                      .evidence_spans[0]) for h in HITS17)
@@ -127,7 +173,7 @@ def test_every_number_rests_on_true_relations():
         assert para.kind == "paragraph" and para.end - para.start > 400
         assert end - start > F["s400_overlap"] + 1
     precisions = [s.precision for s in SUM.values()]
-    assert 0.01 < min(precisions) < max(precisions) < 0.1  # "a few percent"
+    assert 0.01 < min(precisions) < max(precisions) < 0.11  # "about a tenth at best"
     # at 1000 the lead of ACL-cut windows is the questions plain windows lose to permissions
     assert F["reasons_a1000"]["unreadable"] == F["reasons_a0"]["unreadable"] == 0
     a1000, w1000 = F["reasons_a1000"], F["reasons_w1000"]
@@ -142,10 +188,11 @@ def test_every_number_rests_on_true_relations():
 def test_the_table_header_walkthrough_and_the_parent_acl_check():
     assert ex.evaluate(S("windows", 400, 100))[9].complete
     row = get_question("q10").evidence_spans[1]
-    structure = ex.evaluate(S("structure", 400))[9]
-    assert not structure.complete
-    assert not any(h["start"] <= row[0] and row[1] <= h["end"] for h in structure.hits)
-    assert ex.evaluate(S("parent-child", 400))[9].complete
+    for r in ce.RETRIEVERS:  # the row's chunk reaches the top 5, yet the header is not in it
+        structure = ex.evaluate(S("structure", 400), ex.K, r)[9]
+        assert not structure.complete
+        assert any(h["start"] <= row[0] and row[1] <= h["end"] for h in structure.hits)
+        assert ex.evaluate(S("parent-child", 400), ex.K, r)[9].complete
     assert all(len(parts) == 1 for s in load_sources()
                for _start, _end, parts in ex.sections(s.source_id).values())
     for strategy in (S("parent-child", 200), S("parent-child", 400)):
@@ -181,7 +228,12 @@ QUIZ_CLAIMS = [
     f"{round(100 * S400.complete / len(QS))} %",
     f"{100 * W200.complete / len(QS):.2f} % against {100 * S400.complete / len(QS):.2f} %",
     f"Report {W200.counts} against {S400.counts}",
-    f"that {round(100 * (W200.complete - S400.complete) / len(QS))} points here are two",
+    f"that {abs(round(100 * W200.complete / len(QS)) - round(100 * S400.complete / len(QS)))} "
+    f"points here are {ce._WORDS[abs(W200.complete - S400.complete)]}",
+    f"the gap is just {ce._WORDS[abs(W200.complete - S400.complete)]} questions out of {len(QS)}",
+    f"A drop of {ce._WORDS[W100.complete - W150.complete]} questions is within the noise",
+    "28, 27 and 31 questions under dense, lexical and hybrid retrieval",
+    "complete 28, 27 and 28. What does",
     f"already moves completeness by {min(STEPS)} to {max(STEPS)} questions",
     f"one question moves the rate by {100 / len(QS):.1f} points",
 ]
@@ -230,3 +282,48 @@ def test_the_points_the_part2_intro_states_are_the_notebooks():
     # Example 1's hits are windows of the predict cell's size and overlap
     assert all(e - s == ce.PREDICT_SIZE and s % (ce.PREDICT_SIZE - ce.PREDICT_OVERLAP) == 0
                for s, e in ce.EX1_RETRIEVED)
+
+
+def test_the_single_grid_dip_is_there_under_every_retriever():
+    """Things to try, item 1: lexical and hybrid move the counts, the drop at 150 stays."""
+    for r in ce.RETRIEVERS:
+        sweep = ex.overlap_sweep(400, ex.K, r)
+        assert sweep[3].complete < sweep[2].complete, r
+        assert abs(sweep[-1].complete - SWEEP[-1].complete) <= 4
+
+
+def test_the_own_documents_section_runs_as_it_says(tmp_path, capsys, monkeypatch):
+    """Every option the section names exists with the default it states, and its example row
+    is a valid question file for the fixture folder (chunklib.corpus checks it)."""
+    from chunklib import evaluate
+    from chunklib.corpus import load_corpus
+    from chunklib.corpus import load_questions as load_user_questions
+
+    (cell,) = [c.source for c in NB.cells if c.source.startswith("## Use it on your own")]
+    for option in ("--strategies", "--sizes", "--overlaps", "--retriever", "-k", "--out",
+                   "--no-progress", "--cache", "python -m chunklib.evaluate CORPUS_DIR "
+                   "QUESTIONS.csv"):
+        assert f"`{option}`" in cell or option in cell, option
+    with pytest.raises(SystemExit):
+        evaluate.main(["--help"])
+    usage = flat(capsys.readouterr().out)
+    for option in ("--strategies", "--sizes", "--overlaps", "--retriever", "-k", "--out",
+                   "--cache", "--no-progress"):
+        assert f"{option} " in usage, option
+    called = {}  # the defaults the command passes on, without running the evaluation
+    monkeypatch.setattr(evaluate, "evaluate_folder",
+                        lambda *args, **kwargs: called.update(kwargs) or ([], []))
+    assert evaluate.main(["docs", "questions.csv"]) == 0
+    assert (",".join(map(str, called["sizes"])), ",".join(map(str, called["overlaps"])),
+            ",".join(called["retrievers"]), called["k"], called["out"]) == (
+        F["cli_sizes"], F["cli_overlaps"], F["cli_retrievers"], F["cli_k"], F["cli_out"])
+    assert called["kinds"] == ["windows", "structure"] and called["progress"]
+    folder = tmp_path / "fixture"
+    folder.mkdir()
+    for source in load_sources():
+        (folder / source.filename).write_text(source.text, encoding="utf-8")
+    questions = tmp_path / "questions.csv"
+    questions.write_text("question,references,corpus_id\n" + F["cli_example"] + "\n",
+                         encoding="utf-8")
+    (q,) = load_user_questions(questions, load_corpus(folder))
+    assert q.question == get_question(ce.CLI_EXAMPLE).question

@@ -161,3 +161,36 @@ def test_dense_is_the_cosine_of_unit_vectors():
 def test_bad_arguments_are_named(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+@pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=25)
+@given(chunks=st.lists(chunk_st, max_size=12),
+       asks=st.lists(st.tuples(
+           st.lists(st.sampled_from(WORDS), min_size=1, max_size=3).map(" ".join),
+           st.sampled_from(["kestrel", "osprey"]),
+           st.lists(st.sampled_from(["sre", "employees", "eng"]), max_size=2).map(tuple)),
+           max_size=6),
+       k=st.integers(0, 4))
+def test_filtered_search_many_is_filtered_search_per_ask(name, chunks, asks, k):
+    chunks = with_ids(chunks)
+    rank = retrieval.ranker(name, fake_vectors if name in ("dense", "hybrid") else None)
+    assert retrieval.filtered_search_many(chunks, asks, k, rank) == [
+        filtered_search(chunks, q, tenant, groups, k, rank) for q, tenant, groups in asks]
+
+
+def test_remembered_vectors_are_the_same_rows_looked_up_once():
+    asked = []
+
+    def vectors(texts):
+        asked.append(list(texts))
+        return fake_vectors(texts)
+
+    lookup = retrieval.remembered(vectors)
+    first = lookup(["replica count", "the deploy", "replica count"])
+    again = lookup(["the deploy", "freeze"])
+    assert np.array_equal(first, fake_vectors(["replica count", "the deploy", "replica count"]))
+    assert np.array_equal(again, fake_vectors(["the deploy", "freeze"]))
+    assert asked == [["replica count", "the deploy"], ["freeze"]]
+    with pytest.raises(ValueError, match="vectors applies to the dense and hybrid"):
+        retrieval.ranker("lexical", fake_vectors)

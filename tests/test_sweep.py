@@ -61,7 +61,7 @@ def test_window_offsets():
 
 def test_averaged_sweep_holds_the_single_grid_sweep_and_its_spread():
     points = sweep.averaged_sweep(400, "terms")
-    single = overlap_sweep(400)
+    single = overlap_sweep(400, retriever="terms")
     assert [p.overlap for p in points] == [s.strategy.overlap for s in single]
     for point, one in zip(points, single, strict=True):
         assert point.complete[0] == one.complete  # offset 0 is the lesson's grid

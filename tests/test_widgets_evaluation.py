@@ -19,20 +19,18 @@ def explorer():
 def test_initial_state_shows_the_lesson_example(explorer):
     e = explorer
     s = e.curve_summary.value
-    for fact in ("28/39 complete, index duplication 0.316", "40 of 192",
-                 "O=0: 20/39, O=50: 22/39, O=100: 28/39, O=150: 26/39, O=200: 32/39",
-                 "stop at O=100 (28/39)", "30/39 complete, index duplication 0.050"):
+    for fact in ("dense retrieval", "28/39 complete, index duplication 0.316", "56 of 192",
+                 "O=0: 20/39, O=50: 22/39, O=100: 28/39, O=150: 26/39, O=200: 29/39",
+                 "stop at O=100 (28/39)", "33/39 complete, index duplication 0.050"):
         assert fact in s, fact
     t = e.summary.value
-    assert "q19 (in deployment-guide) with windows 400/100: not complete" in t
+    assert "q19 (in deployment-guide) with windows 400/100, dense retrieval: not complete" in t
     assert "0.99, 0.154" in t
     rows = dict(e.summary_rows())
     assert len(rows) == 6  # recall and precision, then one row per hit
-    assert rows["hit 4"] == ("deployment-guide 10800–11200, score 5; holds the evidence: no; "
-                             "near-duplicate: yes")
-    # rank 5 is a window over the employees and sre sections: q19's subject holds both groups
-    assert rows["hit 5"].startswith("deployment-guide 4800–5200, score 5; holds the evidence: "
-                                    "no; near-duplicate: no")
+    assert rows["hit 2"] == ("deployment-guide 11100–11500, score 0.398454; holds the evidence: "
+                             "no; near-duplicate: yes")
+    assert e.retriever_menu.value == ex.MAIN_RETRIEVER == "dense"
     assert e.curve_image.value[:4] == b"\x89PNG" and e.curve_image.tooltip
     assert len(e.question_menu.options) == 39
     assert len(e.view_buttons.tooltips) == len(e.view_buttons.options)
@@ -43,7 +41,7 @@ def test_overlap_slider_updates_curve_and_topk():
     before = (e.curve_image.value, e.curve_summary.value)
     e.overlap_slider.value = 200
     assert e.curve_image.value != before[0] and e.curve_summary.value != before[1]
-    assert "32/39 complete" in e.curve_summary.value
+    assert "29/39 complete" in e.curve_summary.value
     assert "q19 (in deployment-guide) with windows 400/200" in e.summary.value
 
 
@@ -51,7 +49,7 @@ def test_size_slider_moves_the_overlap_limit_and_clamps():
     e = evaluation_explorer(size=600, overlap=300)
     e.size_slider.value = 400
     assert e.overlap_slider.max == 200 and e.overlap_slider.value == 200
-    assert "O=200: 32/39" in e.curve_summary.value and "O=250" not in e.curve_summary.value
+    assert "O=200: 29/39" in e.curve_summary.value and "O=250" not in e.curve_summary.value
     e.size_slider.value = 1000
     assert e.overlap_slider.max == 500 and "O=500:" in e.curve_summary.value
 
@@ -61,10 +59,11 @@ def test_question_and_view_change_only_the_topk(explorer):
     curve = e.curve_image.value
     e.question_menu.value = "q10"
     e.view_buttons.value = "parent-child"
-    assert "q10 (in deployment-guide) with parent-child 400: complete" in e.summary.value
+    assert "q10 (in deployment-guide) with parent-child 400, dense retrieval: complete" in (
+        e.summary.value)
     assert e.curve_image.value == curve
     e.view_buttons.value = "structure"
-    assert "with structure 400: not complete" in e.summary.value
+    assert "with structure 400, dense retrieval: not complete" in e.summary.value
     e.view_buttons.value = "windows"
     e.question_menu.value = "q19"
 
@@ -97,7 +96,8 @@ def test_the_curve_is_drawn_the_same_at_every_size_path(explorer):
 def test_invalid_start_values_are_refused(monkeypatch):
     for args, match in (({"size": 400, "overlap": 400}, "overlap"),
                         ({"overlap": 75}, "overlap"), ({"size": 450}, "size"),
-                        ({"question": "q99"}, "q99"), ({"view": "embeddings"}, "view")):
+                        ({"question": "q99"}, "q99"), ({"view": "embeddings"}, "view"),
+                        ({"retriever": "terms"}, "retriever")):
         with pytest.raises(ValueError, match=match):
             EvaluationExplorer(**args)
         monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")  # checked while autograding too
@@ -107,11 +107,28 @@ def test_invalid_start_values_are_refused(monkeypatch):
 
 
 def test_curves_are_the_experiments():
-    sweep, stop, structure = curves()[400]
-    assert list(sweep) == ex.overlap_sweep(400)
-    assert stop == ex.stopping_point(ex.overlap_sweep(400))
-    assert structure == ex.summarize(ex.Strategy("structure", 400))
-    assert sorted(curves()) == list(ex.SIZES)
+    for retriever in ("dense", "lexical", "hybrid"):
+        sweep, stop, structure = curves(ex.K, retriever)[400]
+        assert list(sweep) == ex.overlap_sweep(400, ex.K, retriever)
+        assert stop == ex.stopping_point(ex.overlap_sweep(400, ex.K, retriever))
+        assert structure == ex.summarize(ex.Strategy("structure", 400), ex.K, retriever)
+        assert sorted(curves(ex.K, retriever)) == list(ex.SIZES)
+
+
+def test_the_retriever_menu_switches_curve_and_topk():
+    e = evaluation_explorer(400, 100, "q19")
+    shown = e.curve_image.value, e.image.value
+    e.retriever_menu.value = "lexical"
+    assert e.curve_image.value != shown[0] and e.image.value != shown[1]
+    assert "O=0: 20/39, O=50: 21/39, O=100: 27/39, O=150: 26/39, O=200: 31/39" in (
+        e.curve_summary.value)
+    assert "windows 400/100, lexical retrieval" in e.summary.value
+    e.retriever_menu.value = "hybrid"
+    assert "O=200: 33/39" in e.curve_summary.value
+    hits = ex.evaluate(ex.Strategy("windows", 400, 100), ex.K, "hybrid")[18].hits
+    assert f"score {hits[0]['score']};" in e.summary.value
+    e.retriever_menu.value = "dense"
+    assert (e.curve_image.value, e.image.value) == shown
 
 
 def test_the_top_k_range_holds_the_evidence_and_the_nearby_hits():

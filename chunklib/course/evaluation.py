@@ -55,6 +55,21 @@ QUIZ_EVIDENCE = (60, 110)
 STOP_EXAMPLE_OVERLAP, LARGE_SIZE, SMALL_SIZE = 100, 1000, 200
 # The two questions whose second evidence span is the table header of a row.
 HEADER_QUESTIONS = ("q10", "q11")
+#: The fixture question the own-documents section shows as a row of a question file.
+CLI_EXAMPLE = "q14"
+_CLI_OUT = "evaluation-results"  # the command's default output folder (tests check it)
+#: The retrievers every conclusion is checked with, in the order the prose lists their counts.
+RETRIEVERS = ("dense", "lexical", "hybrid")
+# Comparisons of the lesson (better, worse) as (kind, size, overlap): the prose states the
+# first list as holding under every retriever and ranks neither side of the second
+# (``chunklib.course.sweep.holds_across``; tests/test_lesson06_figures.py checks both).
+AGREED = ((("windows", 400, 100), ("windows", 400, 0)),
+          (("acl-windows", 400, 0), ("windows", 400, 0)),
+          (("acl-windows", 1000, 0), ("windows", 1000, 0)),
+          (("structure", 1000, 0), ("structure", 400, 0)),
+          (("parent-child", 200, 0), ("structure", 200, 0)))
+DISAGREED = ((("structure", 400, 0), ("windows", 400, 200)),
+             (("acl-windows", 400, 100), ("windows", 400, 100)))
 
 
 def hits_table(hits: list[dict]) -> str:
@@ -91,7 +106,7 @@ def figures() -> dict[str, object]:
     value (a later step renders the prose from it; ``tests/test_lesson06_figures.py`` finds
     each in the text). Counts are of the 39 questions, top 5.
 
-    ``figures()["sweep_counts"]`` -> '20, 22, 28, 26, 32'
+    ``figures()["sweep_counts"]`` -> '20, 22, 28, 26, 29'
     """
     from chunklib.course import experiment as ex
     from chunklib.course.fixture import load_sources
@@ -112,9 +127,8 @@ def figures() -> dict[str, object]:
     stop = ex.stopping_point(sweep)
     after = sweep[sweep.index(stop) + 1]
     steps = [abs(b.complete - a.complete) for a, b in zip(sweep, sweep[1:])]
-    large_sweep = ex.overlap_sweep(LARGE_SIZE)
     w0, w100, w200 = (summary("windows", size, o) for o in (0, mid, size // 2))
-    a0, a100 = summary("acl-windows", size), summary("acl-windows", size, mid)
+    a0 = summary("acl-windows", size)
     s400, s1000, s200 = (summary("structure", n) for n in (size, LARGE_SIZE, SMALL_SIZE))
     w1000, w1000_100, a1000 = (summary("windows", LARGE_SIZE),
                                summary("windows", LARGE_SIZE, mid),
@@ -163,27 +177,19 @@ def figures() -> dict[str, object]:
         "w100_duplication": round(w100.index_duplication, 3),
         "w200_duplication": round(w200.index_duplication, 3),
         "w200_near_duplicates": w200.near_duplicates, "w200_hits": w200.hits,
-        "w200_retrieved_chars": w200.retrieved_chars, "w100_retrieved_chars": w100.retrieved_chars,
-        "w200_gain_over_stop": _WORDS[w200.complete - stop.complete],
-        "w200_duplication_times_stop_word": _WORDS[round(w200.index_duplication
-                                                         / stop.index_duplication)],
+        "w200_retrieved_chars": w200.retrieved_chars,
         "s400": s400.counts, "s400_duplication": round(s400.index_duplication, 3),
         "s400_repeated_chars": round(s400.index_duplication * fixture_chars),
         "s400_overlap": ex.structure_overlap(size),
         "s400_near_duplicates": s400.near_duplicates, "s400_hits": s400.hits,
         "s400_retrieved_chars": s400.retrieved_chars,
-        "s400_vs_w200_word": _WORDS[w200.complete - s400.complete],
+        "s400_vs_w200_word": _WORDS[abs(w200.complete - s400.complete)],
         "step_min": min(steps), "step_max": max(steps),
-        "stop_gain_word": _WORDS[stop.complete - w0.complete],
         "pc_vs_s1000_word": _WORDS[abs(pc200.complete - s1000.complete)],
-        "large_sweep_first": large_sweep[1].strategy.overlap,
-        "large_sweep_last": large_sweep[-1].strategy.overlap,
-        "large_sweep_low": min(s.complete for s in large_sweep[1:]),
-        "large_sweep_high": max(s.complete for s in large_sweep[1:]),
+        "stop_drop_word": _WORDS[stop.complete - after.complete],
         "w200_duplication_times_s400": round(w200.index_duplication / s400.index_duplication),
-        "a0": a0.counts, "a100": a100.counts, "a1000": a1000.counts,
+        "a0": a0.counts, "a1000": a1000.counts,
         "a0_gain_over_w0": a0.complete - w0.complete,
-        "w100_over_a100_word": _WORDS[w100.complete - a100.complete],
         "reasons_w0": reasons("windows", size), "reasons_w100": reasons("windows", size, mid),
         "reasons_w200": reasons("windows", size, size // 2),
         "reasons_s400": reasons("structure", size), "reasons_a0": reasons("acl-windows", size),
@@ -205,15 +211,100 @@ def figures() -> dict[str, object]:
         "after_stop_counts": after.counts,
         "w200_complete": w200.complete, "s400_complete": s400.complete,
         **_percent_figures(w200.complete, s400.complete, len(questions)),
-        **_precision_figures(),
+        **_precision_figures(), **_retriever_figures(), **_cli_figures(),
     }
+
+
+def chroma_row(question_id: str) -> str:
+    """One fixture question as a line of a ``chunklib.evaluate`` question file (Chroma's
+    ``chunking_evaluation`` format), its ``corpus_id`` the file name without ``.md``.
+
+    ``chroma_row("q14").split(",")[0]`` -> 'How long does a release build take?'
+    """
+    import csv
+    import io
+    import json
+
+    from chunklib.course.questions import get_question
+
+    q = get_question(question_id)
+    refs = [{"content": e.text, "start_index": e.start, "end_index": e.end} for e in q.evidence]
+    out = io.StringIO()
+    csv.writer(out, lineterminator="").writerow([q.question, json.dumps(refs), q.source_id])
+    return out.getvalue()
+
+
+def _cli_figures() -> dict[str, object]:
+    """The defaults of ``python -m chunklib.evaluate`` that the last section names."""
+    from chunklib.evaluate import DEFAULTS, main  # noqa: F401 (the command the section runs)
+
+    return {"cli_example": chroma_row(CLI_EXAMPLE),
+            "cli_sizes": ",".join(map(str, DEFAULTS["sizes"])),
+            "cli_overlaps": ",".join(map(str, DEFAULTS["overlaps"])),
+            "cli_retrievers": ",".join(DEFAULTS["retrievers"]), "cli_k": DEFAULTS["k"],
+            "cli_out": _CLI_OUT}
+
+
+def _by_retriever(kind: str, size: int, overlap: int = 0) -> str:
+    """Complete questions of one strategy under each of ``RETRIEVERS``, in words for the prose.
+
+    ``_by_retriever("windows", 400)`` -> '20, 20 and 20'
+    """
+    from chunklib.course import experiment as ex
+
+    return _and_list([ex.summarize(ex.Strategy(kind, size, overlap), ex.K, r).complete
+                      for r in RETRIEVERS])
+
+
+def _retriever_figures() -> dict[str, object]:
+    """The counts behind the comparisons across retrievers (``AGREED``, ``DISAGREED``) and the
+    averaged overlap sweep: the spread of one overlap's count over the window offsets, the mean
+    gains of the first and second ``STOP_EXAMPLE_OVERLAP`` characters of overlap."""
+    from chunklib.course import experiment as ex
+    from chunklib.course import sweep as sw
+
+    named = {f"{kind.replace('-', '_')}_{size}_{overlap}": (kind, size, overlap)
+             for kind, size, overlap in DISAGREED[1]}  # the pair quiz question 5 shows
+    out = {f"{key}_by_r": _by_retriever(*spec) for key, spec in named.items()}
+    points = {r: sw.averaged_sweep(EX3_SIZE, r) for r in RETRIEVERS}
+    at = {p.overlap: i for i, p in enumerate(points[RETRIEVERS[0]])}
+    first, second = (at[STOP_EXAMPLE_OVERLAP], at[0]), (at[2 * STOP_EXAMPLE_OVERLAP],
+                                                        at[STOP_EXAMPLE_OVERLAP])
+
+    def gains(pair):
+        return _and_list([f"{points[r][pair[0]].mean - points[r][pair[1]].mean:.1f}"
+                          for r in RETRIEVERS])
+
+    dense = points[ex.MAIN_RETRIEVER]
+    pc, s1000 = ex.Strategy("parent-child", SMALL_SIZE), ex.Strategy("structure", LARGE_SIZE)
+    pc_gaps = sorted({ex.summarize(pc, ex.K, r).complete - ex.summarize(s1000, ex.K, r).complete
+                      for r in RETRIEVERS})
+    header = [q for q in HEADER_QUESTIONS if ex.evaluate(pc)[_index(q)].complete]
+    return {**out, "n_offsets": sw.N_OFFSETS,
+            "offset_spread_max": max(max(p.complete) - min(p.complete)
+                                     for r in RETRIEVERS for p in points[r]),
+            "dense_means": _and_list([f"{p.mean:.1f}" for p in dense]),
+            "first_gains": gains(first), "second_gains": gains(second),
+            "first_duplication": round(dense[first[0]].index_duplication
+                                       - dense[first[1]].index_duplication, 3),
+            "second_duplication": round(dense[second[0]].index_duplication
+                                        - dense[second[1]].index_duplication, 3),
+            "pc_s1000_gaps": " or ".join(_WORDS[g] for g in pc_gaps),
+            "pc_header_dense": _WORDS[len(header)]}
+
+
+def _index(question_id: str) -> int:
+    """The position of a question in the question set. ``_index("q17")`` -> 16"""
+    from chunklib.course.questions import load_questions
+
+    return [q.id for q in load_questions()].index(question_id)
 
 
 def _percent_figures(windows: int, structure: int, questions: int) -> dict[str, object]:
     """Quiz question 4: the two completeness counts as the report's rounded percentages."""
     rates = [100 * n / questions for n in (windows, structure)]
     return {"w200_percent": round(rates[0]), "s400_percent": round(rates[1]),
-            "percent_gap": round(rates[0]) - round(rates[1]),
+            "percent_gap": abs(round(rates[0]) - round(rates[1])),
             "w200_percent_2": f"{rates[0]:.2f}", "s400_percent_2": f"{rates[1]:.2f}"}
 
 
@@ -275,9 +366,11 @@ QUIZ = [
                   "ratio rose from {stop_duplication:.3f} to {after_stop_duplication:.3f}."),
             "B": ("Completeness falls, while the index grows larger.",
                   "Completeness fell to {after_stop_counts} while the index duplication rose from "
-                  "{stop_duplication:.3f} to {after_stop_duplication:.3f}. Two questions are "
-                  "within the noise, so the finding is not that overlap hurts but that this step "
-                  "buys nothing for a larger index: the stopping rule stops at {stop_overlap}. "
+                  "{stop_duplication:.3f} to {after_stop_duplication:.3f}. A drop of "
+                  "{stop_drop_word} questions is within the noise (averaged over where the "
+                  "windows start, the step even gains), so the finding is not that overlap "
+                  "hurts but that this grid shows no gain for a larger index: the stopping rule "
+                  "stops at {stop_overlap}. "
                   "Overlap helps only with evidence cut at a boundary, and every step moves all "
                   "the boundaries; measure each step and stop when completeness gains too little "
                   "for the duplication it adds."),
@@ -338,13 +431,15 @@ QUIZ = [
         "it?",
         {
             "A": ("Nothing: percentages are the standard way to compare.",
-                  "Without the counts a reader cannot tell that {percent_gap} points here are two "
-                  "questions out of {questions}."),
-            "B": ("It hides that the gap is just two questions out of {questions}.",
+                  "Without the counts a reader cannot tell that {percent_gap} points here are "
+                  "{s400_vs_w200_word} questions out of {questions}."),
+            "B": ("It hides that the gap is just {s400_vs_w200_word} questions out of "
+                  "{questions}.",
                   "Report {w200} against {s400}: with {questions} questions one question moves "
                   "the rate by {point_per_question} points, and at size {size} one step of "
                   "{sweep_step} in overlap already moves completeness by {step_min} to {step_max} "
-                  "questions; counts show how little evidence stands behind the gap."),
+                  "questions, and the lexical and hybrid retrievers put the two in the other "
+                  "order; counts show how little evidence stands behind the gap."),
             "C": ("It should give more decimals: {w200_percent_2} % against {s400_percent_2} %.",
                   "More decimals suggest more precision than {questions} questions hold."),
             "D": ("It should report recall instead of completeness.",
@@ -354,23 +449,25 @@ QUIZ = [
         "B",
     ),
     Question(
-        "Every result in this lesson comes from term-overlap retrieval. What do they tell you "
-        "about the same strategies with an embedding model?",
+        "Windows of {size} cut at ACL changes, with overlap {mid_overlap}, complete "
+        "{acl_windows_400_100_by_r} questions under dense, lexical and hybrid retrieval; "
+        "plain windows of the same size and overlap complete {windows_400_100_by_r}. What does "
+        "the lesson conclude about the two strategies?",
         {
-            "A": ("Nothing certain: the ranking may change with the scorer.",
-                  "Term overlap rewards long chunks (more words, more matches) and exact "
-                  "words; an embedding compresses a chunk into one vector and may prefer "
-                  "short, focused chunks. Rerun the evaluation with the embedding retriever, on "
-                  "the same questions and evidence: the harness transfers, the numbers may "
-                  "not."),
-            "B": ("The same ranking of strategies, since the chunks are the same.",
-                  "The chunks are the same, but the scorer decides the ranking; a different "
-                  "scorer can reverse it."),
-            "C": ("Embeddings always do better, so every strategy improves equally.",
-                  "Neither part holds in general; measure it."),
-            "D": ("Only the ACL results change; the ranking stays the same.",
-                  "ACL filtering happens before scoring and does not depend on the scorer; "
-                  "the ranking does."),
+            "A": ("Nothing about their order: only hybrid sees a gap.",
+                  "A conclusion about chunking must hold whichever retriever ranks the chunks. "
+                  "Two retrievers tie and one sees a gap of a few questions, less than moving "
+                  "the window starts alone changes a count (up to {offset_spread_max}): the lesson "
+                  "ranks neither."),
+            "B": ("Cutting at ACL changes helps: hybrid shows the gain.",
+                  "Only one retriever sees a gap, and it is a few questions out of {questions}: "
+                  "that is a property of hybrid ranking on this fixture, not of the chunks."),
+            "C": ("They are equal: two of the three retrievers tie.",
+                  "A tie on {questions} questions does not show equality either; and counting "
+                  "votes among retrievers is not a test. The lesson draws no conclusion."),
+            "D": ("Use hybrid retrieval, since it separates the two.",
+                  "A retriever that separates two strategies is not thereby better; choose the "
+                  "retriever on its own evaluation, and the chunking on what holds for all."),
         },
         "A",
     ),

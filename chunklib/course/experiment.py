@@ -3,11 +3,12 @@ metrics, the reasons questions fail, the overlap sweep, and the tables and conte
 shows.
 
 Every fixture source is chunked by each strategy (``chunklib.experiment``), each question of
-the set (``chunklib.course.questions``) is asked through ACL-filtered retrieval, and its hits
-are measured against its evidence with the sources laid end to end (``global_spans``). (The
-fixture holds one revision per source and the question set is validated against it, so a
-source id names one revision here.) Results are cached in memory, so the widget and the
-notebook repeat nothing.
+the set (``chunklib.course.questions``) is asked through ACL-filtered retrieval (dense by
+default, ``MAIN_RETRIEVER``; ``lexical``, ``hybrid`` and lesson 5's ``terms`` on request),
+and its hits are measured against its evidence with the sources laid end to end
+(``global_spans``). (The fixture holds one revision per source and the question set is
+validated against it, so a source id names one revision here.) Results are cached in memory,
+so the widget and the notebook repeat nothing.
 
 The core names lesson 6 uses with these (``Strategy``, ``K``, ``Summary``, ...) are imported
 here too, so one import serves the lesson's cells and its explorer.
@@ -16,7 +17,7 @@ Leaves out: the experiment's parts for any documents (``chunklib.experiment``), 
 across retrievers (``chunklib.course.sweep``), rerankers and answer generation.
 
     >>> summarize(Strategy("structure", 400)).counts
-    '30/39'
+    '33/39'
 """
 
 from __future__ import annotations
@@ -40,23 +41,28 @@ from chunklib.experiment import (
     expand_to_parents,
     measure_hits,
     near_duplicates,
-    retrieve,
+    retrieve_many,
     source_sections,
     stopping_point,
     structure_overlap,
     sweep_overlaps,
 )
+from chunklib.retrieval import remembered
 from chunklib.structure import fixture_duplication
 from chunklib.validate import require_int
 
 __all__ = ["K", "OVERLAP_STEP", "WINDOW_KINDS", "Outcome", "Strategy", "Summary",
            "near_duplicates", "stopping_point", "structure_overlap", "sweep_overlaps",
-           "SIZES", "LESSON_STRATEGIES", "offsets", "global_spans", "chunk_dicts", "sections",
+           "SIZES", "MAIN_RETRIEVER", "LESSON_STRATEGIES", "offsets", "global_spans",
+           "chunk_dicts", "sections",
            "fixture_parents", "question_outcome", "evaluate", "summarize", "diagnose",
            "overlap_sweep", "results_table", "sweep_table", "diagnosis_table",
            "packed_context", "context_text"]
 
 SIZES = tuple(range(200, 1001, 100))   # chunk sizes the widget offers, in characters
+#: The retriever of the lesson's main line: dense all-MiniLM-L6-v2 vectors, the kind of search
+#: a learner builds first (the lexical and hybrid retrievers check the conclusions).
+MAIN_RETRIEVER = "dense"
 
 
 @cache
@@ -141,17 +147,29 @@ def question_outcome(question: EvidenceQuestion, hits: Sequence[dict]) -> Outcom
 
 
 @cache
-def evaluate(strategy: Strategy, k: int = K, retriever: str = "terms") -> tuple[Outcome, ...]:
+def _vectors():
+    """The shipped store's vectors, each text's row kept for the kernel's life (``remembered``):
+    every strategy asks for the same questions' vectors again."""
+    from chunklib.vectors import default_embedder
+
+    return remembered(default_embedder().lookup)
+
+
+@cache
+def evaluate(strategy: Strategy, k: int = K,
+             retriever: str = MAIN_RETRIEVER) -> tuple[Outcome, ...]:
     """Every question of the set under ``strategy``, in question order (cached); ``retriever``
-    as in ``retrieve``.
+    as in ``retrieve`` (default ``MAIN_RETRIEVER``, dense).
 
     ``sum(o.complete for o in evaluate(Strategy("windows", 400)))`` -> 20
     """
     require_int("k", k, minimum=1)
     chunks = chunk_dicts(strategy)
     out = []
-    for q in load_questions():
-        hits = retrieve(chunks, q, k, retriever)
+    questions = load_questions()
+    vectors = _vectors() if retriever in ("dense", "hybrid") else None
+    for q, hits in zip(questions, retrieve_many(chunks, questions, k, retriever, vectors),
+                       strict=True):
         if strategy.kind == "parent-child":
             hits = expand_to_parents(hits, q, fixture_parents())
         out.append(question_outcome(q, hits))
@@ -159,7 +177,7 @@ def evaluate(strategy: Strategy, k: int = K, retriever: str = "terms") -> tuple[
 
 
 @cache
-def summarize(strategy: Strategy, k: int = K, retriever: str = "terms") -> Summary:
+def summarize(strategy: Strategy, k: int = K, retriever: str = MAIN_RETRIEVER) -> Summary:
     """Totals of ``evaluate``: complete questions, mean recall, precision and IoU, hits that
     are near-duplicates, retrieved and repeated characters, and the index's duplication ratio.
 
@@ -183,7 +201,7 @@ def summarize(strategy: Strategy, k: int = K, retriever: str = "terms") -> Summa
 
 
 def diagnose(strategy: Strategy, k: int = K,
-             retriever: str = "terms") -> dict[str, list[str]]:
+             retriever: str = MAIN_RETRIEVER) -> dict[str, list[str]]:
     """Why questions are incomplete, question ids per reason: ``complete``; ``cut`` (no chunk of
     the strategy holds the evidence whole, the only failure overlap can fix); ``unreadable``
     (only chunks the subject may not read hold it); ``not retrieved`` (a readable chunk holds it
@@ -212,11 +230,11 @@ def diagnose(strategy: Strategy, k: int = K,
     return out
 
 
-def overlap_sweep(size: int, k: int = K, retriever: str = "terms") -> list[Summary]:
+def overlap_sweep(size: int, k: int = K, retriever: str = MAIN_RETRIEVER) -> list[Summary]:
     """Fixed windows of ``size`` at every overlap of ``sweep_overlaps(size)`` (``retriever`` as
     in ``retrieve``).
 
-    ``[s.complete for s in overlap_sweep(400)]`` -> [20, 22, 28, 26, 32]
+    ``[s.complete for s in overlap_sweep(400)]`` -> [20, 22, 28, 26, 29]
     """
     return [summarize(Strategy("windows", size, o), k, retriever) for o in sweep_overlaps(size)]
 
@@ -244,13 +262,14 @@ LESSON_STRATEGIES = (Strategy("windows", 400), Strategy("windows", 400, 100),
                      Strategy("structure", 1000), Strategy("parent-child", 200))
 
 
-def sweep_table(size: int, k: int = K, min_gain: int = 1) -> str:
+def sweep_table(size: int, k: int = K, min_gain: int = 1,
+                retriever: str = MAIN_RETRIEVER) -> str:
     """The overlap sweep as Markdown: complete questions, the gain of each step, the index
     duplication and the near-duplicate hits, with the stopping rule's row marked.
 
     ``sweep_table(400).splitlines()[2]`` -> '| 0 | 20/39 |  | 0.000 | 0/192 |  |'
     """
-    sweep = overlap_sweep(size, k)
+    sweep = overlap_sweep(size, k, retriever)
     stop = stopping_point(sweep, min_gain)
     lines = ["| overlap | complete | gain | index duplication | near-duplicate hits | |",
              "|---|---|---|---|---|---|"]
@@ -262,7 +281,8 @@ def sweep_table(size: int, k: int = K, min_gain: int = 1) -> str:
     return "\n".join(lines)
 
 
-def diagnosis_table(strategies: Sequence[Strategy], k: int = K) -> str:
+def diagnosis_table(strategies: Sequence[Strategy], k: int = K,
+                    retriever: str = MAIN_RETRIEVER) -> str:
     """``diagnose`` as Markdown, one row per strategy, counts of questions per reason.
 
     ``diagnosis_table([Strategy("windows", 400)]).splitlines()[2]``
@@ -270,20 +290,20 @@ def diagnosis_table(strategies: Sequence[Strategy], k: int = K) -> str:
     """
     lines = ["| strategy | complete | cut | unreadable | not retrieved |", "|---|---|---|---|---|"]
     for strategy in strategies:
-        d = diagnose(strategy, k)
+        d = diagnose(strategy, k, retriever)
         lines.append(f"| {strategy.label} | " + " | ".join(str(len(d[r])) for r in d) + " |")
     return "\n".join(lines)
 
 
-def packed_context(question_id: str, strategy: Strategy, budget: int,
-                   k: int = K) -> tuple[list[dict], list[dict], list[dict]]:
+def packed_context(question_id: str, strategy: Strategy, budget: int, k: int = K,
+                   retriever: str = MAIN_RETRIEVER) -> tuple[list[dict], list[dict], list[dict]]:
     """The hits of one question, the same hits merged (``merge_hits``), and the merged hits
     packed into ``budget`` characters (``pack_context``).
 
-    ``[len(x) for x in packed_context("q17", Strategy("windows", 400, 100), 1500)]`` -> [5, 4, 3]
+    ``[len(x) for x in packed_context("q17", Strategy("windows", 400, 100), 1500)]`` -> [5, 3, 2]
     """
     index = [q.id for q in load_questions()].index(question_id)
-    hits = list(evaluate(strategy, k)[index].hits)
+    hits = list(evaluate(strategy, k, retriever)[index].hits)
     merged = merge_hits(hits)
     return hits, merged, pack_context(merged, budget)
 

@@ -23,7 +23,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from chunklib.course.experiment import LESSON_STRATEGIES, summarize
+from chunklib.course.experiment import LESSON_STRATEGIES, MAIN_RETRIEVER, summarize
 from chunklib.experiment import K, Strategy, sweep_overlaps
 from chunklib.validate import require_int, require_window
 
@@ -65,7 +65,7 @@ class SweepPoint:
         return statistics.pstdev(self.complete)
 
 
-def averaged_sweep(size: int = SWEEP_SIZE, retriever: str = "terms", k: int = K,
+def averaged_sweep(size: int = SWEEP_SIZE, retriever: str = MAIN_RETRIEVER, k: int = K,
                    n_offsets: int = N_OFFSETS) -> list[SweepPoint]:
     """The overlap sweep of fixed windows of ``size``, each overlap at ``n_offsets`` grids.
 

@@ -1,5 +1,5 @@
-"""The lesson-6 evaluation explorer: size and overlap sliders drive the completeness-versus-
-duplication curve and the top-k view of one question.
+"""The lesson-6 evaluation explorer: size and overlap sliders and a retriever menu drive the
+completeness-versus-duplication curve and the top-k view of one question.
 
 The curve shows, for fixed windows of the chosen size, how many questions are complete at each
 overlap of the sweep against the index's duplication ratio; the current overlap is ringed, the
@@ -7,10 +7,11 @@ stopping rule's choice is a star, structure-aware chunks of the same size are a 
 top-k view draws the hits of the chosen question and strategy over its source (evidence
 hatched). Each picture has its summary beside it, its text alternative.
 
-One setting (size, overlap, question, view) gives one ``EvaluationView``, computed once by the
-base (``chunklib.widgets.explorer``). The numbers come from ``chunklib.experiment``, which
-caches every evaluation for the kernel's life; the first explorer of a kernel evaluates every
-size the slider offers while it is built (about 1 s), so no later move waits for an evaluation.
+One setting (size, overlap, question, view, retriever) gives one ``EvaluationView``, computed
+once by the base (``chunklib.widgets.explorer``). The numbers come from
+``chunklib.course.experiment``, which caches every evaluation for the kernel's life; the first
+explorer of a kernel evaluates every size the slider offers under each retriever (dense,
+lexical, hybrid) while it is built, so no later move waits for an evaluation.
 The top-k view is the base's picture; the curve is the extra view, with its own layers.
 
 Leaves out: the drawing (``chunklib.widgets.evaluation_plot``), embeddings, and editing the
@@ -44,21 +45,23 @@ from chunklib.widgets.explorer import Explorer
 from chunklib.widgets.layers import Layers
 
 VIEWS = {"windows": "fixed windows", "structure": "structure-aware", "parent-child": "parent-child"}
+RETRIEVERS = ("dense", "lexical", "hybrid")  # the menu's options; the first is the lesson's
 
 
-def curves(k: int = ex.K) -> dict[int, tuple]:
+def curves(k: int = ex.K, retriever: str = ex.MAIN_RETRIEVER) -> dict[int, tuple]:
     """Every size the explorer offers -> (the overlap sweep, the stopping rule's choice,
-    structure-aware chunks); parent-child is evaluated too, so the top-k view finds it in
-    ``chunklib.experiment``'s cache (which makes a second call cost next to nothing).
+    structure-aware chunks) under ``retriever``; parent-child is evaluated too, so the top-k
+    view finds it in ``chunklib.course.experiment``'s cache (a second call costs next to
+    nothing).
 
     ``curves()[400][1].strategy.overlap`` -> 100
     """
     out = {}
     for size in ex.SIZES:
-        sweep = tuple(ex.overlap_sweep(size, k))
+        sweep = tuple(ex.overlap_sweep(size, k, retriever))
         out[size] = sweep, ex.stopping_point(sweep), ex.summarize(ex.Strategy("structure", size),
-                                                                  k)
-        ex.evaluate(ex.Strategy("parent-child", size), k)
+                                                                  k, retriever)
+        ex.evaluate(ex.Strategy("parent-child", size), k, retriever)
     return out
 
 
@@ -67,6 +70,7 @@ class EvaluationView(NamedTuple):
 
     size: int
     overlap: int
+    retriever: str
     sweep: tuple        # the overlap sweep of this size (Summary per overlap)
     stop: ex.Summary    # the stopping rule's choice
     structure: ex.Summary
@@ -79,7 +83,8 @@ class EvaluationView(NamedTuple):
 
 
 class EvaluationExplorer(Explorer):
-    """Sliders for size and overlap, a question, which strategy's top-k to show.
+    """Sliders for size and overlap, a question, which strategy's top-k to show, and which
+    retriever ranks the chunks.
 
     ``EvaluationExplorer().overlap_slider.value = 150`` redraws both pictures and summaries.
     """
@@ -91,19 +96,23 @@ class EvaluationExplorer(Explorer):
     k = ex.K
 
     def __init__(self, size: int = 400, overlap: int = 100, question: str = "q19",
-                 view: str = "windows"):
-        self.check(size=size, overlap=overlap, question=question, view=view)  # before curves
-        self.curves = curves(self.k)
-        self.xmax = max(s.index_duplication for sweep, _stop, structure in self.curves.values()
+                 view: str = "windows", retriever: str = ex.MAIN_RETRIEVER):
+        self.check(size=size, overlap=overlap, question=question, view=view,
+                   retriever=retriever)  # before curves
+        self.curves = {r: curves(self.k, r) for r in RETRIEVERS}
+        self.xmax = max(s.index_duplication for by_size in self.curves.values()
+                        for sweep, _stop, structure in by_size.values()
                         for s in (*sweep, structure)) * 1.08 + 0.03
         self.curve_layers = Layers(6.4, 3.6, margins=CURVE_MARGINS)
         self.curve_image = image_view(b"")
         self.curve_summary = widgets.HTML(layout=widgets.Layout(min_width="22em"))
-        self.curve_shown: tuple[int, int] | None = None  # (size, overlap) the curve shows
-        super().__init__(size=size, overlap=overlap, question=question, view=view)
+        self.curve_shown: tuple | None = None  # (size, overlap, retriever) the curve shows
+        super().__init__(size=size, overlap=overlap, question=question, view=view,
+                         retriever=retriever)
 
     @classmethod
-    def check(cls, size=400, overlap=100, question="q19", view="windows") -> None:
+    def check(cls, size=400, overlap=100, question="q19", view="windows",
+              retriever=ex.MAIN_RETRIEVER) -> None:
         ex.Strategy("windows", size, overlap)  # sizes and overlaps that are ints, overlap < size
         if size not in ex.SIZES:
             raise ValueError(f"size must be one of {ex.SIZES}, got {size!r}")
@@ -113,8 +122,10 @@ class EvaluationExplorer(Explorer):
         get_question(question)
         if view not in VIEWS:
             raise ValueError(f"view must be one of {list(VIEWS)}, got {view!r}")
+        if retriever not in RETRIEVERS:
+            raise ValueError(f"retriever must be one of {list(RETRIEVERS)}, got {retriever!r}")
 
-    def make_controls(self, size, overlap, question, view):
+    def make_controls(self, size, overlap, question, view, retriever):
         self.size_slider = int_slider("chunk size", size, ex.SIZES[0], ex.SIZES[-1],
                                       ex.SIZES[1] - ex.SIZES[0], "chunk size in characters")
         self.overlap_slider = int_slider("overlap", overlap, 0, size // 2, ex.OVERLAP_STEP,
@@ -129,29 +140,34 @@ class EvaluationExplorer(Explorer):
             description="top-k of", style={"description_width": "9em"},
             tooltips=[f"show the top-{self.k} of {v}" for v in VIEWS.values()])
         self.view_buttons.tooltip = "which strategy's top-k to show"
+        self.retriever_menu = widgets.Dropdown(
+            options=list(RETRIEVERS), value=retriever, description="retriever",
+            tooltip="which retriever ranks the chunks (each filters by tenant and ACL first)",
+            style={"description_width": "9em"})
         return {"size": self.size_slider, "overlap": self.overlap_slider,
-                "question": self.question_menu, "view": self.view_buttons}
+                "retriever": self.retriever_menu, "question": self.question_menu,
+                "view": self.view_buttons}
 
     def adjust(self, name, old, new) -> None:
         if name == "size":
             self.overlap_slider.max = new // 2  # clamps the overlap when it is too big
 
     def arrange(self):
-        return [self.size_slider, self.overlap_slider,
+        return [self.size_slider, self.overlap_slider, self.retriever_menu,
                 widgets.HBox([self.curve_image, self.curve_summary]),
                 self.question_menu, self.view_buttons, widgets.HBox([self.image, self.summary])]
 
     def compute(self, params) -> EvaluationView:
-        size, overlap, question_id, view = params
-        sweep, stop, structure = self.curves[size]
+        size, overlap, retriever, question_id, view = params
+        sweep, stop, structure = self.curves[retriever][size]
         here = next(s for s in sweep if s.strategy.overlap == overlap)
         question = get_question(question_id)
         strategy = ex.Strategy(view, size, overlap if view == "windows" else 0)
         number = [q.id for q in load_questions()].index(question_id)
-        outcome = ex.evaluate(strategy, self.k)[number]
+        outcome = ex.evaluate(strategy, self.k, retriever)[number]
         marks = hit_marks(question, outcome.hits)
-        return EvaluationView(size, overlap, sweep, stop, structure, here, question, strategy,
-                              outcome, marks, topk_range(question, outcome.hits, marks))
+        return EvaluationView(size, overlap, retriever, sweep, stop, structure, here, question,
+                              strategy, outcome, marks, topk_range(question, outcome.hits, marks))
 
     # the base's picture: the top-k view
     def frame_key(self, view: EvaluationView):
@@ -161,7 +177,8 @@ class EvaluationExplorer(Explorer):
         topk_frame(ax, self.k)
 
     def draw_data(self, ax, view: EvaluationView, current):
-        return topk_hits(ax, view.question, view.outcome.hits, view.marks, view.xlim)
+        return topk_hits(ax, view.question, view.outcome.hits, view.marks, view.xlim,
+                         view.retriever)
 
     def overlays(self, ax) -> tuple:
         return tuple(ax.spines.values())  # the rank axis never changes
@@ -176,11 +193,13 @@ class EvaluationExplorer(Explorer):
                          f"near-duplicate: {'yes' if repeats else 'no'}"))
         verdict = "complete" if o.complete else "not complete"
         q = view.question
-        return f"{q.id} (in {q.source_id}) with {view.strategy.label}: {verdict}", rows
+        return (f"{q.id} (in {q.source_id}) with {view.strategy.label}, {view.retriever} "
+                f"retrieval: {verdict}", rows)
 
     def alt(self, view: EvaluationView, current) -> str:
         q = view.question
-        return f"Top {self.k} hits of {view.strategy.label} for {q.id}, over {q.source_id}."
+        return (f"Top {self.k} hits of {view.strategy.label} ({view.retriever} retrieval) for "
+                f"{q.id}, over {q.source_id}.")
 
     # the extra view: the curve
     def curve_rows(self, view: EvaluationView) -> list[tuple[str, str]]:
@@ -198,25 +217,28 @@ class EvaluationExplorer(Explorer):
                                     f"{structure.index_duplication:.3f}")]
 
     def show(self, view: EvaluationView, current) -> None:
-        if (view.size, view.overlap) == self.curve_shown:  # a question or view move
+        if (view.size, view.overlap, view.retriever) == self.curve_shown:  # question or view
             return
-        self.curve_shown = view.size, view.overlap
+        self.curve_shown = view.size, view.overlap, view.retriever
         ax = self.curve_layers.axes[0]
         png = self.curve_layers.draw(
             key="curve", frame=lambda: curve_frame(ax, view.here.n, self.xmax),
             data=lambda: curve_points(ax, view.sweep, view.stop, view.structure, view.overlap))
-        alt = f"Complete questions against duplication for windows of {view.size} characters."
+        alt = (f"Complete questions against duplication for windows of {view.size} characters, "
+               f"{view.retriever} retrieval.")
         set_image(self.curve_image, png, alt)
         self.curve_summary.value = (
             summary_html(f"Windows of {view.size} characters, overlap {view.overlap}, top "
-                         f"{self.k}", self.curve_rows(view))
+                         f"{self.k}, {view.retriever} retrieval", self.curve_rows(view))
             + f"<p><small>Plot: {html.escape(alt)}</small></p>")
 
 
 def evaluation_explorer(size: int = 400, overlap: int = 100, question: str = "q19",
-                        view: str = "windows") -> EvaluationExplorer | widgets.HTML:
+                        view: str = "windows", retriever: str = ex.MAIN_RETRIEVER
+                        ) -> EvaluationExplorer | widgets.HTML:
     """Build the lesson-6 explorer; the lesson cell is this one call (a note while autograding).
 
     ``evaluation_explorer(400, 100)`` -> EvaluationExplorer(...)
     """
-    return EvaluationExplorer.build(size=size, overlap=overlap, question=question, view=view)
+    return EvaluationExplorer.build(size=size, overlap=overlap, question=question, view=view,
+                                    retriever=retriever)

@@ -21,7 +21,7 @@ sweep of overlaps at that size, on the axes of a small figure:
     >>> hits = ex.evaluate(ex.Strategy("windows", 400, 100))[18].hits
     >>> marks = hit_marks(q19, hits)
     >>> topk_range(q19, hits, marks)
-    (10626, 11604)
+    (10061, 12635)
     >>> sweep = ex.overlap_sweep(400)
     >>> structure = ex.summarize(ex.Strategy("structure", 400))
 """
@@ -103,7 +103,7 @@ def hit_marks(question, hits) -> tuple[tuple[bool, bool, bool], ...]:
     """Per hit: does it hold all the evidence, is it a near-duplicate of a higher hit, is it
     near the evidence (same source, within ``NEIGHBOURHOOD`` characters).
 
-    ``hit_marks(q19, hits)[3]`` -> (False, True, True)
+    ``hit_marks(q19, hits)[3]`` -> (False, False, True)
     """
     lo, hi = _evidence_range(question)
     marks = []
@@ -164,13 +164,15 @@ def topk_frame(ax, rows: int = ex.K) -> None:
               loc="lower left", bbox_to_anchor=(0, 1.0), ncol=3, fontsize=7, frameon=False)
 
 
-def topk_hits(ax, question, hits, marks, xlim: tuple[int, int]) -> list:
+def topk_hits(ax, question, hits, marks, xlim: tuple[int, int], retriever: str = "") -> list:
     """The evidence (hatched), one bar per hit near it, a triangle for each hit elsewhere, and
-    the x range with a few character positions under it. Returns the artists added; for q19,
-    the evidence, the triangles of its hits elsewhere, two hits near it and four positions:
+    the x range with a few character positions under it, and the retriever's name (if given)
+    at the top right. Returns the artists added; for q19, the evidence, the triangles of its
+    hits elsewhere, four hits near it and three positions:
 
-    ``[type(a).__name__ for a in topk_hits(ax, q19, hits, marks, (10626, 11604))]``
-    -> ['Rectangle', 'Line2D', 'PolyCollection', 'PolyCollection', 'Text', 'Text', 'Text', 'Text']
+    ``[type(a).__name__ for a in topk_hits(ax, q19, hits, marks, (10061, 12635))]``
+    -> ['Rectangle', 'Line2D', 'PolyCollection', 'PolyCollection', 'PolyCollection',
+    'PolyCollection', 'Text', 'Text', 'Text']
     """
     from matplotlib.ticker import MaxNLocator
 
@@ -192,4 +194,7 @@ def topk_hits(ax, question, hits, marks, xlim: tuple[int, int]) -> list:
     bottom = ax.get_ylim()[0] + 0.1
     added += [ax.text(x, bottom, f"{x:.0f}", ha="center", va="top", fontsize=8)
               for x in MaxNLocator(X_LABELS, integer=True).tick_values(lo, hi) if lo <= x <= hi]
+    if retriever:
+        added.append(ax.text(1.0, 1.02, f"{retriever} retrieval", transform=ax.transAxes,
+                             ha="right", va="bottom", fontsize=8))
     return added
