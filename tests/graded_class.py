@@ -15,11 +15,13 @@ Leaves out: assertions; the tests decide what a score should be.
 
 from __future__ import annotations
 
+import ast
 import fcntl
 import importlib
 import os
 import pickle
 import re
+import symtable
 from pathlib import Path
 
 import nbformat
@@ -137,6 +139,140 @@ def forms_of(functions: list[str], first: int = 0) -> dict[str, str]:
     return out
 
 
+# ---- several wrong solutions in one notebook ------------------------------------------
+
+def _names(source: str) -> tuple[set[str], set[str], set[str]]:
+    """(names bound at the top level, names read at the top level, global names read inside
+    its functions and classes) of a cell's code."""
+    table = symtable.symtable(source, "cell", "exec")
+    bound = {s.get_name() for s in table.get_symbols() if s.is_assigned() or s.is_imported()}
+    top = {s.get_name() for s in table.get_symbols() if s.is_referenced()}
+    inner: set[str] = set()
+    todo = list(table.get_children())
+    while todo:
+        child = todo.pop()
+        todo += child.get_children()
+        for s in child.get_symbols():
+            if s.is_global() or s.is_declared_global():
+                inner |= {s.get_name()} if s.is_referenced() else set()
+                bound |= {s.get_name()} if s.is_declared_global() and s.is_assigned() else set()
+    return bound, top, inner
+
+
+def _reaches_out(source: str) -> bool:
+    """True when a cell changes something that is not a name of its own: an attribute or item
+    of an object it did not make inside a function, ``global``, ``setattr``, ``exec``."""
+    table, local = symtable.symtable(source, "cell", "exec"), set()
+    todo = list(table.get_children())
+    while todo:
+        child = todo.pop()
+        todo += child.get_children()
+        local |= {s.get_name() for s in child.get_symbols() if s.is_local() or s.is_parameter()}
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.Attribute, ast.Subscript)) and isinstance(node.ctx, ast.Store):
+            root = node
+            while isinstance(root, (ast.Attribute, ast.Subscript)):
+                root = root.value
+            if not (isinstance(root, ast.Name) and root.id in local):
+                return True
+        if isinstance(node, (ast.Global, ast.Nonlocal)):
+            return True
+        if isinstance(node, ast.Name) and node.id in {"setattr", "exec", "eval", "globals",
+                                                      "__builtins__", "builtins"}:
+            return True
+    return False
+
+
+class Notebook:
+    """What the packing rule reads of a source notebook: each graded test cell's names, the
+    lesson code cells (neither answer nor test), and the names ``_alone`` swaps for the
+    reference versions while a test calls the learner's function."""
+
+    def __init__(self, nb):
+        self.tests, self.lesson_cells, self.refs = {}, [], set()
+        for cell in nb.cells:
+            if cell.cell_type != "code":
+                continue
+            meta = cell.metadata.get("nbgrader", {})
+            if meta.get("grade") and not meta.get("solution"):
+                bound, top, inner = _names(cell.source)
+                # the test cell's own helpers (``_same``, ``_mine``, ...) are set before use
+                self.tests[meta["grade_id"]] = (top | inner) - {n for n in bound
+                                                                if n.startswith("_")}
+                for refs in re.findall(r"^_REFS = \{(.*?)\}", cell.source, re.M | re.S):
+                    self.refs |= set(re.findall(r"[\"'](\w+)[\"']\s*:", refs))
+            elif not meta.get("solution"):
+                self.lesson_cells.append(_names(cell.source))
+
+    def tainted(self, bound: set[str]) -> set[str]:
+        """``bound`` and every name a lesson code cell binds from a name already tainted."""
+        out, grew = set(bound), True
+        while grew:
+            grew = False
+            for cell_bound, top, inner in self.lesson_cells:
+                if (top | inner) & out and not cell_bound <= out:
+                    out |= cell_bound
+                    grew = True
+        return out
+
+
+def member_names(cells: dict[str, str]) -> tuple[set[str], set[str], set[str]]:
+    """(bound, read at the top level, read inside functions) of all of a submission's cells."""
+    bound, top, inner = set(), set(), set()
+    for source in cells.values():
+        b, t, i = _names(source)
+        bound, top, inner = bound | b, top | t, inner | i
+    return bound, top, inner
+
+
+def reaches(nb: Notebook, a: tuple[dict, set], b: tuple[dict, set]) -> set[str]:
+    """The names through which wrong solution ``a`` (cells, lost) could change what ``b``'s
+    lost test cells see: ``a``'s names (and what lesson cells compute from them) that ``b``'s
+    lost test cells read, that ``b``'s own code reads at its top level, or reads inside its
+    functions and ``_alone`` does not swap for a reference version; empty when none."""
+    bound_a = member_names(a[0])[0]
+    bound_b, top_b, inner_b = member_names(b[0])
+    seen = set().union(*(nb.tests[gid] for gid in b[1])) if b[1] else set()
+    return nb.tainted(bound_a) & (seen | top_b | (inner_b - nb.refs) | bound_b)
+
+
+def can_share(nb: Notebook, a: tuple[dict, set], b: tuple[dict, set]) -> bool:
+    """Two submissions can be one notebook when they change different cells, lose different
+    test cells, neither reaches out of its own names, and neither can reach the other."""
+    return (not set(a[0]) & set(b[0]) and not a[1] & b[1]
+            and not any(_reaches_out(s) for s in [*a[0].values(), *b[0].values()])
+            and not reaches(nb, a, b) and not reaches(nb, b, a))
+
+
+def packs(lesson: str, source) -> list[dict[str, tuple[dict, set]]]:
+    """The lesson's wrong solutions (and its noisy but right one, which loses nothing) put
+    into as few notebooks as ``can_share`` allows, first fit in ``WRONG``'s order."""
+    wrong, nb = wrong_module(lesson), Notebook(source)
+    members = dict(wrong.WRONG)
+    if getattr(wrong, "NOISY_BUT_RIGHT", None):
+        members["noisy"] = (wrong.NOISY_BUT_RIGHT, set())
+    out: list[dict] = []
+    for name, member in members.items():
+        home = next((p for p in out if all(can_share(nb, member, m) for m in p.values())), None)
+        if home is None:
+            out.append(home := {})
+        home[name] = member
+    return out
+
+
+def pack_student(index: int) -> str:
+    """The student id of pack ``index`` (from 0): 'pack-1', ..."""
+    return f"pack-{index + 1}"
+
+
+def member(graded: dict, name: str) -> tuple[str, set[str]]:
+    """(student id of the notebook that holds wrong solution ``name``, the test cells its
+    notebook-mates lose) in a graded class."""
+    (index,) = [i for i, pack in enumerate(graded["packs"]) if name in pack]
+    mates = set().union(*(lost for other, lost in graded["packs"][index].items()
+                          if other != name))
+    return pack_student(index), mates
+
 
 def graded_class(lesson: str, tmp_path_factory) -> dict:
     """What the tests read of ``lesson``'s one autograde run, built once per test session.
@@ -164,14 +300,13 @@ def _grade_class(lesson: str, folder: Path) -> dict:
     nbgrader("generate_assignment", lesson, "--force", cwd=course)
     source = nbformat.read(lesson_notebook(lesson), as_version=4)
     blank = nbformat.read(lesson_notebook(lesson, course / "release"), as_version=4)
-    wrong = wrong_module(lesson)
     submit(course, "solution", lesson, source)
     submit(course, "blank", lesson, blank)
-    for name, (cells, _lost) in wrong.WRONG.items():
-        submit(course, f"wrong-{name}".replace("_", "-"), lesson, set_cells(source, cells))
-    noisy = getattr(wrong, "NOISY_BUT_RIGHT", None)
-    if noisy:
-        submit(course, "noisy", lesson, set_cells(source, noisy))
+    packed = packs(lesson, source)
+    for index, pack in enumerate(packed):
+        cells = {gid: text for member_cells, _lost in pack.values()
+                 for gid, text in member_cells.items()}
+        submit(course, pack_student(index), lesson, set_cells(source, cells))
     items = part1_items(source)
     solutions = {c.metadata["nbgrader"]["grade_id"]: c.source for c in source.cells
                  if c.metadata.get("nbgrader", {}).get("solution")}
@@ -187,8 +322,9 @@ def _grade_class(lesson: str, folder: Path) -> dict:
             cells |= {name: in_form(solutions[name], name, form) for name, form in forms.items()}
         submit(course, f"grid-{kind}", lesson, set_cells(source, cells))
     proc = nbgrader("autograde", lesson, "--create", "--force", cwd=course)
-    if lesson == "03-overlap":
-        nbgrader("generate_feedback", lesson, "--force", "--student", "wrong-range-bug",
+    if lesson == "03-overlap":  # the feedback of the notebook that holds range_bug
+        (index,) = [i for i, pack in enumerate(packed) if "range_bug" in pack]
+        nbgrader("generate_feedback", lesson, "--force", "--student", pack_student(index),
                  cwd=course, check=False)
     printed = {}
     for kind in KINDS:
@@ -200,4 +336,5 @@ def _grade_class(lesson: str, folder: Path) -> dict:
                                          if o.get("output_type") == "stream")
     return {"lesson": lesson, "course": course, "scores": scores(course, lesson),
             "max": max_scores(source), "log": proc.stdout + proc.stderr,
-            "items": items, "grid": grid, "forms": forms, "printed": printed}
+            "items": items, "grid": grid, "forms": forms, "printed": printed,
+            "packs": [{name: member[1] for name, member in pack.items()} for pack in packed]}
