@@ -1,10 +1,17 @@
 """One real `nbgrader autograde` of a whole simulated class per lesson, shared by the tests.
 
 Per lesson, in one throwaway course folder and ONE autograde run: the solution, the blank
-release, every wrong solution of ``tests/wrong/lNN_*.py`` (and a noisy but right one where the
-lesson has it), and six grid students (one per kind of Part 1 answer: right; the right value as
-a float, as numpy numbers, as a string; a wrong value; None), the right one also writing its
-Part 2 functions in the forms of ``FORMS`` in turn (Part 1 and Part 2 cells are graded apart).
+release, six grid students (one per kind of Part 1 answer: right; the right value as a float,
+as numpy numbers, as a string; a wrong value; None), the right one also writing its Part 2
+functions in the forms of ``FORMS`` in turn (Part 1 and Part 2 cells are graded apart), and
+every wrong solution of ``tests/wrong/lNN_*.py`` (and a noisy but right one where the lesson has
+it). Wrong solutions share a notebook where ``can_share`` shows that none can change what
+another's lost test cells see (different cells, different lost cells, no name of one read by
+the other's code or tests, nothing changed outside their own names); a pack of them goes into
+a grid student's notebook where it can share it with that student's Part 1 answers, else into
+one of its own. Each wrong solution's points are then checked on every cell but those its
+notebook-mates may lose (``member``): the same points as graded alone. 54 notebooks for the six
+lessons instead of 135.
 tests/test_autograde.py, test_grading_agreement.py, test_notebooks.py (the release nbgrader
 generated) and test_selfgrade.py (the self-grader's report on every wrong solution) read the
 same run: their tests of one lesson are one xdist group (tests/conftest.py), so one worker
@@ -266,12 +273,12 @@ def pack_student(index: int) -> str:
 
 
 def member(graded: dict, name: str) -> tuple[str, set[str]]:
-    """(student id of the notebook that holds wrong solution ``name``, the test cells its
-    notebook-mates lose) in a graded class."""
-    (index,) = [i for i, pack in enumerate(graded["packs"]) if name in pack]
-    mates = set().union(*(lost for other, lost in graded["packs"][index].items()
-                          if other != name))
-    return pack_student(index), mates
+    """(student id of the notebook that holds wrong solution ``name``, the test cells that the
+    other submissions in that notebook may lose) in a graded class."""
+    (home,) = [h for h in graded["packs"] if name in h["lost"]]
+    mates = set(home["also_lost"]).union(*(lost for other, lost in home["lost"].items()
+                                           if other != name))
+    return home["student"], mates
 
 
 def graded_class(lesson: str, tmp_path_factory) -> dict:
@@ -302,29 +309,48 @@ def _grade_class(lesson: str, folder: Path) -> dict:
     blank = nbformat.read(lesson_notebook(lesson, course / "release"), as_version=4)
     submit(course, "solution", lesson, source)
     submit(course, "blank", lesson, blank)
-    packed = packs(lesson, source)
-    for index, pack in enumerate(packed):
-        cells = {gid: text for member_cells, _lost in pack.values()
-                 for gid, text in member_cells.items()}
-        submit(course, pack_student(index), lesson, set_cells(source, cells))
     items = part1_items(source)
     solutions = {c.metadata["nbgrader"]["grade_id"]: c.source for c in source.cells
                  if c.metadata.get("nbgrader", {}).get("solution")}
     forms = forms_of(part2_functions(source), first=int(lesson[:2]) - 1)
-    grid = {}
+    grid, grid_cells = {}, {}
     for kind in KINDS:
         cells = {}
         for key, answer, _gid in items:
             value = variant(kind, _expected(key))
             grid[kind, key] = value
             cells[answer] = f"import numpy as np\n\n{answer} = {value!r}\n"
+        grid_cells[kind] = dict(cells)
         if kind == "right":  # the right student also writes every function in another form
             cells |= {name: in_form(solutions[name], name, form) for name, form in forms.items()}
-        submit(course, f"grid-{kind}", lesson, set_cells(source, cells))
+        grid_cells[kind + " submitted"] = cells
+    # each pack of wrong solutions goes into a grid student's notebook where it can share it
+    # (the grid student counts as one more wrong solution that may lose every Part 1 item)
+    # or into a notebook of its own
+    nb, part1 = Notebook(source), {gid for _key, _answer, gid in items}
+    placed = []
+    for pack in packs(lesson, source):
+        host = next((kind for kind in KINDS[1:] if kind not in [k for k, _p in placed]
+                     and all(can_share(nb, m, (grid_cells[kind], part1)) for m in pack.values())),
+                    None)
+        placed.append((host, pack))
+    homes = []
+    for index, (host, pack) in enumerate(placed):
+        student = f"grid-{host}" if host else pack_student(index)
+        homes.append({"student": student, "lost": {name: m[1] for name, m in pack.items()},
+                      "also_lost": part1 if host else set()})
+        if host:
+            grid_cells[host + " submitted"] = grid_cells[host + " submitted"] | {
+                gid: text for cells, _lost in pack.values() for gid, text in cells.items()}
+        else:
+            submit(course, student, lesson, set_cells(source, {
+                gid: text for cells, _lost in pack.values() for gid, text in cells.items()}))
+    for kind in KINDS:
+        submit(course, f"grid-{kind}", lesson, set_cells(source, grid_cells[kind + " submitted"]))
     proc = nbgrader("autograde", lesson, "--create", "--force", cwd=course)
     if lesson == "03-overlap":  # the feedback of the notebook that holds range_bug
-        (index,) = [i for i, pack in enumerate(packed) if "range_bug" in pack]
-        nbgrader("generate_feedback", lesson, "--force", "--student", pack_student(index),
+        (home,) = [h for h in homes if "range_bug" in h["lost"]]
+        nbgrader("generate_feedback", lesson, "--force", "--student", home["student"],
                  cwd=course, check=False)
     printed = {}
     for kind in KINDS:
@@ -337,4 +363,4 @@ def _grade_class(lesson: str, folder: Path) -> dict:
     return {"lesson": lesson, "course": course, "scores": scores(course, lesson),
             "max": max_scores(source), "log": proc.stdout + proc.stderr,
             "items": items, "grid": grid, "forms": forms, "printed": printed,
-            "packs": [{name: member[1] for name, member in pack.items()} for pack in packed]}
+            "packs": homes, "grid_cells": {k: grid_cells[k] for k in KINDS}}

@@ -6,8 +6,9 @@ exactly the points of the cells it names (and keeps every other point), correct 
 writes to stderr keeps its points, and feedback shows no hidden test.
 
 Wrong solutions that cannot reach each other (``graded_class.can_share``: different cells,
-different lost cells, no name of one read by the other's code or lost tests) share a notebook;
-each one's points are checked on every cell but those its notebook-mates lose.
+different lost cells, no name of one read by the other's code or lost tests, nothing changed
+outside their own names) share a notebook, some of them a grid student's; each one's points
+are checked on every cell but those its notebook-mates may lose, which it cannot reach.
 """
 
 from __future__ import annotations
@@ -58,18 +59,23 @@ def test_wrong_solutions_lose_exactly_their_points(graded):
 
 
 def test_wrong_solutions_in_one_notebook_cannot_reach_each_other(graded):
-    """Each wrong solution is graded once, in a notebook whose other wrong solutions
-    ``can_share`` it, and the class autogrades fewer notebooks than it has wrong solutions."""
+    """Each wrong solution is graded once, in a notebook whose other submissions (the other
+    wrong solutions; a grid student's Part 1 answers, which may lose every Part 1 item)
+    ``can_share`` it; the class autogrades fewer notebooks than it has wrong solutions."""
     wrong, lesson = graded["wrong"], graded["lesson"]
     nb = Notebook(nbformat.read(lesson_notebook(lesson), as_version=4))
     members = dict(wrong.WRONG) | {"noisy": (getattr(wrong, "NOISY_BUT_RIGHT", {}), set())}
-    placed = [name for pack in graded["packs"] for name in pack]
+    placed = [name for home in graded["packs"] for name in home["lost"]]
     assert sorted(placed) == sorted(n for n in members if n != "noisy" or members[n][0])
-    for pack in graded["packs"]:
-        for a in pack:
-            for b in pack:
-                assert a == b or can_share(nb, members[a], members[b]), (lesson, a, b)
-    assert len(graded["packs"]) < len(wrong.WRONG)
+    for home in graded["packs"]:
+        others = [members[name] for name in home["lost"]]
+        if home["student"].startswith("grid-"):
+            kind = home["student"].removeprefix("grid-")
+            others.append((graded["grid_cells"][kind], home["also_lost"]))
+        for i, a in enumerate(others):
+            for b in others[i + 1:]:
+                assert can_share(nb, a, b), (lesson, home["student"], a, b)
+    assert len(graded["scores"]) < len(wrong.WRONG)
 
 
 @pytest.mark.parametrize(("extra", "mate", "shares"), [
