@@ -148,10 +148,17 @@ def forms_of(functions: list[str], first: int = 0) -> dict[str, str]:
 
 # ---- several wrong solutions in one notebook ------------------------------------------
 
+def _python(source: str) -> str:
+    """A cell's code as the kernel runs it (IPython magics become ``get_ipython()`` calls)."""
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    return TransformerManager().transform_cell(source)
+
+
 def _names(source: str) -> tuple[set[str], set[str], set[str]]:
     """(names bound at the top level, names read at the top level, global names read inside
     its functions and classes) of a cell's code."""
-    table = symtable.symtable(source, "cell", "exec")
+    table = symtable.symtable(_python(source), "cell", "exec")
     bound = {s.get_name() for s in table.get_symbols() if s.is_assigned() or s.is_imported()}
     top = {s.get_name() for s in table.get_symbols() if s.is_referenced()}
     inner: set[str] = set()
@@ -169,6 +176,7 @@ def _names(source: str) -> tuple[set[str], set[str], set[str]]:
 def _reaches_out(source: str) -> bool:
     """True when a cell changes something that is not a name of its own: an attribute or item
     of an object it did not make inside a function, ``global``, ``setattr``, ``exec``."""
+    source = _python(source)
     table, local = symtable.symtable(source, "cell", "exec"), set()
     todo = list(table.get_children())
     while todo:
