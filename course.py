@@ -167,9 +167,11 @@ def pytest_args(*args: str) -> list[str]:
     """pytest's arguments for ``test``: the whole suite on two workers (what CI runs), or with
     ``--quick`` the tests not marked slow (no notebook, nbgrader, kernel, browser or model run)
     with 25 examples per property test instead of 200; any other argument goes to pytest as
-    given (``-k windows``, a test file, ``-x``)."""
+    given (``-k windows``, a test file, ``-x``). The full lane lists its 15 slowest steps (where
+    CI's minutes go)."""
     rest = [a for a in args if a != "--quick"]
-    lane = ["-m", "not slow", "--hypothesis-profile", "quick"] if "--quick" in args else []
+    lane = (["-m", "not slow", "--hypothesis-profile", "quick"] if "--quick" in args
+            else ["--durations=15"])
     return ["-n", "2", "--dist", "loadgroup", "-q", *lane, *rest]
 
 

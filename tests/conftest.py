@@ -2,6 +2,7 @@
 tests run in on two workers, a kernel config on unix sockets."""
 
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -36,6 +37,28 @@ def xdist_group(nodeid: str) -> str:
     return lesson.group(1) if path in BY_LESSON and lesson else SHARED.get(path, path)
 
 
+#: The longest groups, started first in this order: the browser's run of every lesson, the
+#: adversarial class (graded with two jobs), each lesson's graded class; then the other files
+#: that hold slow tests; the rest keep pytest's order. The short groups at the end then even
+#: out the two workers (when a long group came last, one worker waited for it alone).
+LONG_FIRST = ("tests/test_browser.py", "sandbox", "lessons", "tests/test_instructor.py",
+              "tests/test_selfgrade.py")
+
+
+def start_order(group: str) -> int:
+    """Where a group starts: its place in ``LONG_FIRST`` (a lesson counts as 'lessons'), then
+    files that hold slow tests, then the rest.
+
+    ``start_order("03-overlap") < start_order("tests/test_windows.py")`` -> True
+    """
+    key = "lessons" if re.fullmatch(r"\d\d-[a-z-]+", group) else group
+    if key in LONG_FIRST:
+        return LONG_FIRST.index(key)
+    path = Path(__file__).parents[1] / group
+    slow = path.is_file() and "mark.slow" in path.read_text(encoding="utf-8")
+    return len(LONG_FIRST) + (0 if slow else 1)
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_xdist_make_scheduler(config, log):
     """``--dist loadgroup`` with the groups of ``xdist_group``, read from the test ids.
@@ -50,6 +73,13 @@ def pytest_xdist_make_scheduler(config, log):
     class ByGroup(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
             return xdist_group(nodeid)
+
+        def _assign_work_unit(self, node) -> None:
+            if not getattr(self, "_ordered", False):  # the first assignment: long groups first
+                self._ordered = True
+                order = sorted(self.workqueue, key=start_order)  # stable: pytest's order within
+                self.workqueue = type(self.workqueue)((g, self.workqueue[g]) for g in order)
+            super()._assign_work_unit(node)
 
     return ByGroup(config, log)
 

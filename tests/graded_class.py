@@ -1,10 +1,17 @@
 """One real `nbgrader autograde` of a whole simulated class per lesson, shared by the tests.
 
 Per lesson, in one throwaway course folder and ONE autograde run: the solution, the blank
-release, every wrong solution of ``tests/wrong/lNN_*.py`` (and a noisy but right one where the
-lesson has it), and six grid students (one per kind of Part 1 answer: right; the right value as
-a float, as numpy numbers, as a string; a wrong value; None), the right one also writing its
-Part 2 functions in the forms of ``FORMS`` in turn (Part 1 and Part 2 cells are graded apart).
+release, six grid students (one per kind of Part 1 answer: right; the right value as a float,
+as numpy numbers, as a string; a wrong value; None), the right one also writing its Part 2
+functions in the forms of ``FORMS`` in turn (Part 1 and Part 2 cells are graded apart), and
+every wrong solution of ``tests/wrong/lNN_*.py`` (and a noisy but right one where the lesson has
+it). Wrong solutions share a notebook where ``can_share`` shows that none can change what
+another's lost test cells see (different cells, different lost cells, no name of one read by
+the other's code or tests, nothing changed outside their own names); a pack of them goes into
+a grid student's notebook where it can share it with that student's Part 1 answers, else into
+one of its own. Each wrong solution's points are then checked on every cell but those its
+notebook-mates may lose (``member``): the same points as graded alone. 54 notebooks for the six
+lessons instead of 135.
 tests/test_autograde.py, test_grading_agreement.py, test_notebooks.py (the release nbgrader
 generated) and test_selfgrade.py (the self-grader's report on every wrong solution) read the
 same run: their tests of one lesson are one xdist group (tests/conftest.py), so one worker
@@ -15,11 +22,13 @@ Leaves out: assertions; the tests decide what a score should be.
 
 from __future__ import annotations
 
+import ast
 import fcntl
 import importlib
 import os
 import pickle
 import re
+import symtable
 from pathlib import Path
 
 import nbformat
@@ -137,6 +146,148 @@ def forms_of(functions: list[str], first: int = 0) -> dict[str, str]:
     return out
 
 
+# ---- several wrong solutions in one notebook ------------------------------------------
+
+def _python(source: str) -> str:
+    """A cell's code as the kernel runs it (IPython magics become ``get_ipython()`` calls)."""
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    return TransformerManager().transform_cell(source)
+
+
+def _names(source: str) -> tuple[set[str], set[str], set[str]]:
+    """(names bound at the top level, names read at the top level, global names read inside
+    its functions and classes) of a cell's code."""
+    table = symtable.symtable(_python(source), "cell", "exec")
+    bound = {s.get_name() for s in table.get_symbols() if s.is_assigned() or s.is_imported()}
+    top = {s.get_name() for s in table.get_symbols() if s.is_referenced()}
+    inner: set[str] = set()
+    todo = list(table.get_children())
+    while todo:
+        child = todo.pop()
+        todo += child.get_children()
+        for s in child.get_symbols():
+            if s.is_global() or s.is_declared_global():
+                inner |= {s.get_name()} if s.is_referenced() else set()
+                bound |= {s.get_name()} if s.is_declared_global() and s.is_assigned() else set()
+    return bound, top, inner
+
+
+def _reaches_out(source: str) -> bool:
+    """True when a cell changes something that is not a name of its own: an attribute or item
+    of an object it did not make inside a function, ``global``, ``setattr``, ``exec``."""
+    source = _python(source)
+    table, local = symtable.symtable(source, "cell", "exec"), set()
+    todo = list(table.get_children())
+    while todo:
+        child = todo.pop()
+        todo += child.get_children()
+        local |= {s.get_name() for s in child.get_symbols() if s.is_local() or s.is_parameter()}
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.Attribute, ast.Subscript)) and isinstance(node.ctx, ast.Store):
+            root = node
+            while isinstance(root, (ast.Attribute, ast.Subscript)):
+                root = root.value
+            if not (isinstance(root, ast.Name) and root.id in local):
+                return True
+        if isinstance(node, (ast.Global, ast.Nonlocal)):
+            return True
+        if isinstance(node, ast.Name) and node.id in {"setattr", "exec", "eval", "globals",
+                                                      "__builtins__", "builtins"}:
+            return True
+    return False
+
+
+class Notebook:
+    """What the packing rule reads of a source notebook: each graded test cell's names, the
+    lesson code cells (neither answer nor test), and the names ``_alone`` swaps for the
+    reference versions while a test calls the learner's function."""
+
+    def __init__(self, nb):
+        self.tests, self.lesson_cells, self.refs = {}, [], set()
+        for cell in nb.cells:
+            if cell.cell_type != "code":
+                continue
+            meta = cell.metadata.get("nbgrader", {})
+            if meta.get("grade") and not meta.get("solution"):
+                bound, top, inner = _names(cell.source)
+                # the test cell's own helpers (``_same``, ``_mine``, ...) are set before use
+                self.tests[meta["grade_id"]] = (top | inner) - {n for n in bound
+                                                                if n.startswith("_")}
+                for refs in re.findall(r"^_REFS = \{(.*?)\}", cell.source, re.M | re.S):
+                    self.refs |= set(re.findall(r"[\"'](\w+)[\"']\s*:", refs))
+            elif not meta.get("solution"):
+                self.lesson_cells.append(_names(cell.source))
+
+    def tainted(self, bound: set[str]) -> set[str]:
+        """``bound`` and every name a lesson code cell binds from a name already tainted."""
+        out, grew = set(bound), True
+        while grew:
+            grew = False
+            for cell_bound, top, inner in self.lesson_cells:
+                if (top | inner) & out and not cell_bound <= out:
+                    out |= cell_bound
+                    grew = True
+        return out
+
+
+def member_names(cells: dict[str, str]) -> tuple[set[str], set[str], set[str]]:
+    """(bound, read at the top level, read inside functions) of all of a submission's cells."""
+    bound, top, inner = set(), set(), set()
+    for source in cells.values():
+        b, t, i = _names(source)
+        bound, top, inner = bound | b, top | t, inner | i
+    return bound, top, inner
+
+
+def reaches(nb: Notebook, a: tuple[dict, set], b: tuple[dict, set]) -> set[str]:
+    """The names through which wrong solution ``a`` (cells, lost) could change what ``b``'s
+    lost test cells see: ``a``'s names (and what lesson cells compute from them) that ``b``'s
+    lost test cells read, that ``b``'s own code reads at its top level, or reads inside its
+    functions and ``_alone`` does not swap for a reference version; empty when none."""
+    bound_a = member_names(a[0])[0]
+    bound_b, top_b, inner_b = member_names(b[0])
+    seen = set().union(*(nb.tests[gid] for gid in b[1])) if b[1] else set()
+    return nb.tainted(bound_a) & (seen | top_b | (inner_b - nb.refs) | bound_b)
+
+
+def can_share(nb: Notebook, a: tuple[dict, set], b: tuple[dict, set]) -> bool:
+    """Two submissions can be one notebook when they change different cells, lose different
+    test cells, neither reaches out of its own names, and neither can reach the other."""
+    return (not set(a[0]) & set(b[0]) and not a[1] & b[1]
+            and not any(_reaches_out(s) for s in [*a[0].values(), *b[0].values()])
+            and not reaches(nb, a, b) and not reaches(nb, b, a))
+
+
+def packs(lesson: str, source) -> list[dict[str, tuple[dict, set]]]:
+    """The lesson's wrong solutions (and its noisy but right one, which loses nothing) put
+    into as few notebooks as ``can_share`` allows, first fit in ``WRONG``'s order."""
+    wrong, nb = wrong_module(lesson), Notebook(source)
+    members = dict(wrong.WRONG)
+    if getattr(wrong, "NOISY_BUT_RIGHT", None):
+        members["noisy"] = (wrong.NOISY_BUT_RIGHT, set())
+    out: list[dict] = []
+    for name, member in members.items():
+        home = next((p for p in out if all(can_share(nb, member, m) for m in p.values())), None)
+        if home is None:
+            out.append(home := {})
+        home[name] = member
+    return out
+
+
+def pack_student(index: int) -> str:
+    """The student id of pack ``index`` (from 0): 'pack-1', ..."""
+    return f"pack-{index + 1}"
+
+
+def member(graded: dict, name: str) -> tuple[str, set[str]]:
+    """(student id of the notebook that holds wrong solution ``name``, the test cells that the
+    other submissions in that notebook may lose) in a graded class."""
+    (home,) = [h for h in graded["packs"] if name in h["lost"]]
+    mates = set(home["also_lost"]).union(*(lost for other, lost in home["lost"].items()
+                                           if other != name))
+    return home["student"], mates
+
 
 def graded_class(lesson: str, tmp_path_factory) -> dict:
     """What the tests read of ``lesson``'s one autograde run, built once per test session.
@@ -164,31 +315,50 @@ def _grade_class(lesson: str, folder: Path) -> dict:
     nbgrader("generate_assignment", lesson, "--force", cwd=course)
     source = nbformat.read(lesson_notebook(lesson), as_version=4)
     blank = nbformat.read(lesson_notebook(lesson, course / "release"), as_version=4)
-    wrong = wrong_module(lesson)
     submit(course, "solution", lesson, source)
     submit(course, "blank", lesson, blank)
-    for name, (cells, _lost) in wrong.WRONG.items():
-        submit(course, f"wrong-{name}".replace("_", "-"), lesson, set_cells(source, cells))
-    noisy = getattr(wrong, "NOISY_BUT_RIGHT", None)
-    if noisy:
-        submit(course, "noisy", lesson, set_cells(source, noisy))
     items = part1_items(source)
     solutions = {c.metadata["nbgrader"]["grade_id"]: c.source for c in source.cells
                  if c.metadata.get("nbgrader", {}).get("solution")}
     forms = forms_of(part2_functions(source), first=int(lesson[:2]) - 1)
-    grid = {}
+    grid, grid_cells = {}, {}
     for kind in KINDS:
         cells = {}
         for key, answer, _gid in items:
             value = variant(kind, _expected(key))
             grid[kind, key] = value
             cells[answer] = f"import numpy as np\n\n{answer} = {value!r}\n"
+        grid_cells[kind] = dict(cells)
         if kind == "right":  # the right student also writes every function in another form
             cells |= {name: in_form(solutions[name], name, form) for name, form in forms.items()}
-        submit(course, f"grid-{kind}", lesson, set_cells(source, cells))
+        grid_cells[kind + " submitted"] = cells
+    # each pack of wrong solutions goes into a grid student's notebook where it can share it
+    # (the grid student counts as one more wrong solution that may lose every Part 1 item)
+    # or into a notebook of its own
+    nb, part1 = Notebook(source), {gid for _key, _answer, gid in items}
+    placed = []
+    for pack in packs(lesson, source):
+        host = next((kind for kind in KINDS[1:] if kind not in [k for k, _p in placed]
+                     and all(can_share(nb, m, (grid_cells[kind], part1)) for m in pack.values())),
+                    None)
+        placed.append((host, pack))
+    homes = []
+    for index, (host, pack) in enumerate(placed):
+        student = f"grid-{host}" if host else pack_student(index)
+        homes.append({"student": student, "lost": {name: m[1] for name, m in pack.items()},
+                      "also_lost": part1 if host else set()})
+        if host:
+            grid_cells[host + " submitted"] = grid_cells[host + " submitted"] | {
+                gid: text for cells, _lost in pack.values() for gid, text in cells.items()}
+        else:
+            submit(course, student, lesson, set_cells(source, {
+                gid: text for cells, _lost in pack.values() for gid, text in cells.items()}))
+    for kind in KINDS:
+        submit(course, f"grid-{kind}", lesson, set_cells(source, grid_cells[kind + " submitted"]))
     proc = nbgrader("autograde", lesson, "--create", "--force", cwd=course)
-    if lesson == "03-overlap":
-        nbgrader("generate_feedback", lesson, "--force", "--student", "wrong-range-bug",
+    if lesson == "03-overlap":  # the feedback of the notebook that holds range_bug
+        (home,) = [h for h in homes if "range_bug" in h["lost"]]
+        nbgrader("generate_feedback", lesson, "--force", "--student", home["student"],
                  cwd=course, check=False)
     printed = {}
     for kind in KINDS:
@@ -200,4 +370,5 @@ def _grade_class(lesson: str, folder: Path) -> dict:
                                          if o.get("output_type") == "stream")
     return {"lesson": lesson, "course": course, "scores": scores(course, lesson),
             "max": max_scores(source), "log": proc.stdout + proc.stderr,
-            "items": items, "grid": grid, "forms": forms, "printed": printed}
+            "items": items, "grid": grid, "forms": forms, "printed": printed,
+            "packs": homes, "grid_cells": {k: grid_cells[k] for k in KINDS}}

@@ -8,6 +8,8 @@ Per lesson, the students below, autograded in the lesson's one run (tests/graded
 - the grid's right student also writes its Part 2 functions in the forms of ``FORMS`` in turn
   (keyword-only default, functools.wraps, functools.lru_cache, a helper of their own, a lambda,
   a callable object) and scores full marks.
+Some other grid students also carry wrong Part 2 functions (tests/test_autograde.py checks
+their points); ``graded_class.can_share`` shows that those cannot reach a Part 1 item.
 """
 
 from __future__ import annotations
