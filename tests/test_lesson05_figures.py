@@ -77,6 +77,9 @@ INSERT, _ = plan_of("insert a paragraph", ("Deployment Guide", "Overview"))
 GONE, _ = plan_of("delete the source")
 ROOT, _ = plan_of("rename the heading", ("Deployment Guide",))
 REMOVED, _ = plan_of("remove the section's ACL", ("Deployment Guide", "Overview"))
+_REMOVED_X = LifecycleExplorer(edit="remove the section's ACL",
+                               section=("Deployment Guide", "Overview"))
+REMOVED_REFUSED, REMOVED_ROWS = sorted(_REMOVED_X.report.refused), _REMOVED_X.summary_rows()
 
 
 def edits_do_not_add_up():
@@ -140,10 +143,14 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
     ("Every edit starts from the unedited fixture, so edits never add up",
      edits_do_not_add_up()),
     ("With *Overview* still chosen, choose *remove the section's ACL*: the 4 chunks of\n   "
-     "the section and its subsections are refused and their entries become tombstones",
+     "the section and its subsections are refused (the *refused* line adds them to the one "
+     "chunk\n   the fixture refuses from the start) and their entries become tombstones",
      REMOVED["tombstone"] == sorted(c.chunk_id for c in structure_chunks(GUIDE)
                                     if c.heading_path[:2] == ("Deployment Guide", "Overview"))
-     and len(REMOVED["tombstone"]) == 4),
+     and len(REMOVED["tombstone"]) == 4 and REMOVED_REFUSED == sorted(
+         REMOVED["tombstone"] + [c.chunk_id for c in ALL if c.acl is None])
+     and len(FIRST.refused) == 1
+     and ("refused, ACL missing", str(4 + len(FIRST.refused))) in REMOVED_ROWS),
     ("a new paragraph that repeats, word for word, one further down the source shifts\n   that "
      "one's occurrence count, and with it that one's id", repeated_paragraph_moves_a_later_id()),
     ("Both\ngenerations use the same `index_revision`",
