@@ -124,10 +124,10 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
      "vector, because no retrieval text changed",
      len(ACL["reindex"]) == 6 and ACL["reindex"] == RENAME["reembed"] and ACL_VECTORS == 0
      and ("embedded", "0 of 59 chunks (embedder calls)") in ACL_ROWS),
-    ("Its *embedded* line counts the chunks the build\nasked the embedder for a vector, one for "
+    ("Its *embedded* line counts the chunks the\nbuild asked the embedder for a vector, one for "
      "each retrieval text the index had no vector for", RENAME_ROWS_EMBEDDED),
-    ("every text an edit can make was embedded when the course was\nbuilt and its vector ships "
-     "with it, so the model itself does not run here", edit_vectors_ship()),
+    ("every text an edit can make went through the model when\nthe course was built, and those "
+     "vectors ship with the course, so the model itself does not run\nhere", edit_vectors_ship()),
     ("(1 new, 1 gone)", len(INSERT["add"]) == 1 and len(INSERT["tombstone"]) == 1
      and len(INSERT["keep"]) == len(ALL) - 2),
     ("tombstones all 44 of its chunks",
