@@ -58,10 +58,28 @@ OPENED = opened_row_scores()
 ROW_ID = next(c.chunk_id for c in ALL if c.text == "production | 4 | SRE")
 RENAME, RENAME_VECTORS = plan_of("rename the heading")
 ACL, ACL_VECTORS = plan_of("change the section's ACL")
+ACL_ROWS = LifecycleExplorer(edit="change the section's ACL").summary_rows()
+RENAME_ROWS_EMBEDDED = ("embedded", f"{RENAME_VECTORS} of 59 chunks (embedder calls)") in \
+    LifecycleExplorer().summary_rows() and RENAME_VECTORS == len(RENAME["reembed"])
+
+
+def edit_vectors_ship():
+    """Every retrieval text any explorer edit makes has its vector in the shipped store, and
+    the explorer's own builds never run the model."""
+    from chunklib.course.edits import edit_texts
+    from chunklib.identity import sha256_hex
+    from chunklib.vectors import shipped_store
+
+    x = LifecycleExplorer(edit="rename the heading", section=("Deployment Guide",))
+    store = shipped_store()
+    return all(sha256_hex(t) in store for t in edit_texts()) and x.embedder.computed == 0
 INSERT, _ = plan_of("insert a paragraph", ("Deployment Guide", "Overview"))
 GONE, _ = plan_of("delete the source")
 ROOT, _ = plan_of("rename the heading", ("Deployment Guide",))
 REMOVED, _ = plan_of("remove the section's ACL", ("Deployment Guide", "Overview"))
+_REMOVED_X = LifecycleExplorer(edit="remove the section's ACL",
+                               section=("Deployment Guide", "Overview"))
+REMOVED_REFUSED, REMOVED_ROWS = sorted(_REMOVED_X.report.refused), _REMOVED_X.summary_rows()
 
 
 def edits_do_not_add_up():
@@ -102,8 +120,14 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
     ("0 chunk ids change, while 6 index\n   entries and 6 vectors are new",
      RENAME["add"] == RENAME["tombstone"] == [] and len(RENAME["reembed"]) == 6
      and RENAME_VECTORS == 6 and KEPT == SECTION),
-    ("the same 6 entries are new, but 0 vectors are computed",
-     len(ACL["reindex"]) == 6 and ACL["reindex"] == RENAME["reembed"] and ACL_VECTORS == 0),
+    ("the same 6 entries are new, but the *embedded* line\n   reads 0: no chunk needs a new "
+     "vector, because no retrieval text changed",
+     len(ACL["reindex"]) == 6 and ACL["reindex"] == RENAME["reembed"] and ACL_VECTORS == 0
+     and ("embedded", "0 of 59 chunks (embedder calls)") in ACL_ROWS),
+    ("Its *embedded* line counts the chunks the\nbuild asked the embedder for a vector, one for "
+     "each retrieval text the index had no vector for", RENAME_ROWS_EMBEDDED),
+    ("every text an edit can make went through the model when\nthe course was built, and those "
+     "vectors ship with the course, so the model itself does not run\nhere", edit_vectors_ship()),
     ("(1 new, 1 gone)", len(INSERT["add"]) == 1 and len(INSERT["tombstone"]) == 1
      and len(INSERT["keep"]) == len(ALL) - 2),
     ("tombstones all 44 of its chunks",
@@ -119,10 +143,14 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
     ("Every edit starts from the unedited fixture, so edits never add up",
      edits_do_not_add_up()),
     ("With *Overview* still chosen, choose *remove the section's ACL*: the 4 chunks of\n   "
-     "the section and its subsections are refused and their entries become tombstones",
+     "the section and its subsections are refused (the *refused* line adds them to the one "
+     "chunk\n   the fixture refuses from the start) and their entries become tombstones",
      REMOVED["tombstone"] == sorted(c.chunk_id for c in structure_chunks(GUIDE)
                                     if c.heading_path[:2] == ("Deployment Guide", "Overview"))
-     and len(REMOVED["tombstone"]) == 4),
+     and len(REMOVED["tombstone"]) == 4 and REMOVED_REFUSED == sorted(
+         REMOVED["tombstone"] + [c.chunk_id for c in ALL if c.acl is None])
+     and len(FIRST.refused) == 1
+     and ("refused, ACL missing", str(4 + len(FIRST.refused))) in REMOVED_ROWS),
     ("a new paragraph that repeats, word for word, one further down the source shifts\n   that "
      "one's occurrence count, and with it that one's id", repeated_paragraph_moves_a_later_id()),
     ("Both\ngenerations use the same `index_revision`",
@@ -137,11 +165,12 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
      RENAMED.plan["reembed"] == sorted(c.chunk_id for c in ALL if c.heading_path[:2] == MATRIX)
      and len(RENAMED.plan["keep"]) == 53 and RENAMED.embedded == 6),
     ("it counts every text it is asked\nto embed: 59 here, one for each retrieval text that had "
-     "no vector in the index yet",
-     FIRST_CALLS[0] == FIRST.embedded == 59 == len({c.retrieval_sha256 for c in ALL if c.acl})),
+     "no vector in the index yet. That\ncount is the report's *embedded* figure",
+     FIRST_CALLS[0] == FIRST.embedded == 59 == len({c.retrieval_sha256 for c in ALL if c.acl})
+     and "embedded 59 of 59 chunks" in str(FIRST)),
     ("so the model itself encoded 0 texts and the cell answered at once",
      FIRST_CALLS[1] == COMPUTED == 0),
-    ("a text whose vector is there is never embedded again",  # three builds, one row per call
+    ("a text whose vector\nis there is never embedded again",  # three builds, one row per call
      VECTORS == FIRST.embedded + RENAMED.embedded and DELETED.embedded == 0),
     ("a tombstone for\neach of its 7 entries", len(DELETED.plan["tombstone"]) == 7),
     ("longer than the 1000-character budget", DEFAULT_SIZE == 1000),
