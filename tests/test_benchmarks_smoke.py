@@ -163,3 +163,12 @@ def test_learner_floor_table_says_met_or_not():
     assert rows[2].startswith("| 01 | 2.00 s | 1.70 s | 1.18x | yes |")
     assert rows[3].startswith("| 06 | 2.60 s | 1.70 s | 1.53x | no |")
     assert len(rows) == 4
+
+
+def test_learner_names_the_vector_cache_the_lessons_read():
+    import learner
+
+    cache = learner.vector_cache()
+    assert cache["path"] == "chunklib/data/minilm-vectors.npz"
+    assert cache["kind"] == "shipped with the course" and cache["dimension"] == 384
+    assert cache["bytes"] > cache["vectors"] * 384 * 4 > 0  # float32 vectors and their keys
