@@ -100,11 +100,13 @@ def vector_cache() -> dict:
     from chunklib.vectors import SHIPPED_STORE
 
     path = Path(str(SHIPPED_STORE))
+    # relative to the chunklib package's parent: the repository, or wherever chunklib was found
+    name = str(path.relative_to(path.parents[2]))
     if not path.exists():
-        return {"kind": "none shipped", "path": str(path.relative_to(REPO))}
+        return {"kind": "none shipped", "path": name}
     with np.load(path) as data:
         vectors = data["vectors"].shape
-    return {"kind": "shipped with the course", "path": str(path.relative_to(REPO)),
+    return {"kind": "shipped with the course", "path": name,
             "bytes": path.stat().st_size, "vectors": vectors[0], "dimension": vectors[1]}
 
 
