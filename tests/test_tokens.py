@@ -13,6 +13,7 @@ import gzip
 import hashlib
 import subprocess
 import sys
+import warnings
 from importlib import resources
 from unittest import mock
 
@@ -128,6 +129,9 @@ def tiktoken_encodings():
         with mock.patch.object(openai_public, "load_tiktoken_bpe", load):
             return tiktoken.Encoding(**getattr(openai_public, name)())
 
+    with warnings.catch_warnings():  # bpe-openai 0.1.4 reads its files, at import, with a
+        warnings.simplefilter("ignore", DeprecationWarning)  # deprecated call
+        resources.files("bpe_openai")
     return {name: build(name) for name in ("cl100k_base", "o200k_base")}
 
 
