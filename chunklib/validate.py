@@ -20,9 +20,10 @@ def require_int(name: str, value: object, *, minimum: int | None = None) -> int:
 
     ``require_int("n", -1, minimum=0)`` -> ValueError: n must be >= 0, got -1
     """
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an int, got {type(value).__name__} {value!r}")
-    value = int(value)
+    if type(value) is not int:  # a plain int skips the slower abstract-class check
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+            raise TypeError(f"{name} must be an int, got {type(value).__name__} {value!r}")
+        value = int(value)
     if minimum is not None and value < minimum:
         raise ValueError(f"{name} must be >= {minimum}, got {value}")
     return value
@@ -62,6 +63,11 @@ def require_spans(name: str, spans: object) -> list[tuple[int, int]]:
         raise TypeError(f"{name} must be a list of (start, end) pairs, got {type(spans).__name__}")
     out = []
     for i, span in enumerate(spans):
+        if type(span) is tuple and len(span) == 2:  # the common case, checked inline
+            start, end = span
+            if type(start) is int and type(end) is int and 0 <= start <= end:
+                out.append(span)
+                continue
         try:
             start, end = span
         except (TypeError, ValueError):

@@ -127,6 +127,48 @@ def test_report_shows_floors_beside_the_ratios():
                                           "floor_ratio": 1.6, "lesson_median": 1.5,
                                           "empty_median": 0.75, "students": 3,
                                           "score": "34 of 34"}]}}
-    details = [t["detail"] for t in report.targets(data)]
+    details = [t["detail"] for t in report.targets(data) if "of its floor" not in t["target"]]
     assert "floor (same number of cells, explorer imports, nothing computed): 2.10×" in details[0]
     assert "floor (same cells and grades, nothing computed): 1.60×" in details[1]
+
+
+def test_report_judges_run_all_against_its_floor():
+    row = {"status": "ok", "ratio": 2.5, "floor_ratio": 2.1, "lesson_median": 1.6,
+           "empty_median": 0.64, "code_cells": 50, "slowest_cells": [], "floor_median": 1.3,
+           "cpu_lesson_median": 1.1, "cpu_floor_median": 0.9, "cpu_vs_floor": 1.22}
+    data = {"learner": {"vector_cache": {"kind": "shipped with the course", "bytes": 6_055_306,
+                                         "path": "chunklib/data/minilm-vectors.npz",
+                                         "vectors": 3900, "dimension": 384},
+                        "notebooks": [{**row, "lesson": "03", "vs_floor": 1.23},
+                                      {**row, "lesson": "06", "vs_floor": 1.31},
+                                      {"lesson": "07", "status": "failed: x"}]}}
+    floor = {t["target"]: t for t in report.targets(data) if "of its floor" in t["target"]}
+    assert [(t["measured"], t["met"]) for t in floor.values()] == [
+        ("1.23×", True), ("1.31×", False), ("failed: x", False)]
+    detail = floor["lesson 03: Run all within 1.25× of its floor"]["detail"]
+    assert "1.60 s vs its floor 1.30 s" in detail and "kernel CPU 1.10 s vs 0.90 s" in detail
+    assert "minilm-vectors.npz (shipped with the course, 6.1 MB, 3,900 vectors)" in detail
+
+
+def test_learner_floor_table_says_met_or_not():
+    import learner
+
+    rows = learner.floor_table([
+        {"lesson": "(imports only)", "status": "ok"},
+        {"lesson": "01", "status": "ok", "lesson_median": 2.0, "floor_median": 1.7,
+         "vs_floor": 1.18, "cpu_lesson_median": 1.2, "cpu_floor_median": 1.0,
+         "cpu_vs_floor": 1.2},
+        {"lesson": "06", "status": "ok", "lesson_median": 2.6, "floor_median": 1.7,
+         "vs_floor": 1.53}])
+    assert rows[2].startswith("| 01 | 2.00 s | 1.70 s | 1.18x | yes |")
+    assert rows[3].startswith("| 06 | 2.60 s | 1.70 s | 1.53x | no |")
+    assert len(rows) == 4
+
+
+def test_learner_names_the_vector_cache_the_lessons_read():
+    import learner
+
+    cache = learner.vector_cache()
+    assert cache["path"] == "chunklib/data/minilm-vectors.npz"
+    assert cache["kind"] == "shipped with the course" and cache["dimension"] == 384
+    assert cache["bytes"] > cache["vectors"] * 384 * 4 > 0  # float32 vectors and their keys

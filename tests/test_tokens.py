@@ -13,6 +13,7 @@ import gzip
 import hashlib
 import subprocess
 import sys
+import warnings
 from importlib import resources
 from unittest import mock
 
@@ -128,6 +129,9 @@ def tiktoken_encodings():
         with mock.patch.object(openai_public, "load_tiktoken_bpe", load):
             return tiktoken.Encoding(**getattr(openai_public, name)())
 
+    with warnings.catch_warnings():  # bpe-openai 0.1.4 reads its files, at import, with a
+        warnings.simplefilter("ignore", DeprecationWarning)  # deprecated call
+        resources.files("bpe_openai")
     return {name: build(name) for name in ("cl100k_base", "o200k_base")}
 
 
@@ -143,6 +147,37 @@ def test_passage_ids_equal_tiktoken(tiktoken_encodings, encoding):
     # tiktoken's own offsets: where each token starts, a split character counted where it starts
     _, offsets = tiktoken_encodings[encoding].decode_with_offsets(token_ids(text, encoding))
     assert [start for start, _ in token_spans(text, encoding)] == offsets
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # bpe-openai 0.1.4 reading its files
+@pytest.mark.parametrize("encoding", ["cl100k_base", "o200k_base"])
+def test_loaded_alone_equals_bpe_openais_own_encoding(encoding):
+    """_bpe skips ``import bpe_openai`` (which decodes every vocabulary it ships); its ids and
+    token bytes are those of bpe-openai's own Encoding, for every token of the vocabulary."""
+    import bpe_openai
+
+    from chunklib.tokens import _bpe
+
+    ours, theirs = _bpe(encoding), bpe_openai.get_encoding(encoding)
+    assert len(ours._tokens) == len(theirs._mergeable_ranks)
+    assert all(ours.decode_single_token_bytes(token) == theirs.decode_single_token_bytes(token)
+               for token in range(len(ours._tokens)))
+    text = sample_passage()
+    for piece in (text, text[:1], "", "a 🚨 é <|endoftext|>", "x" * 5000):
+        assert ours.encode_ordinary(piece) == theirs.encode_ordinary(piece)
+
+
+def test_only_the_encoding_asked_for_is_loaded():
+    code = ("import sys\n"
+            "from chunklib.tokens import count_tokens\n"
+            "print(count_tokens('hello world'), 'bpe_openai' in sys.modules,"
+            " 'bpe_openai.registry' in sys.modules)\n"
+            "import bpe_openai\n"                     # the package still imports afterwards
+            "print(bpe_openai.get_encoding('cl100k_base').encode_ordinary('hello world'))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["2 False False", "[15339, 1917]"]
 
 
 def test_nothing_is_fetched(tmp_path):
