@@ -195,6 +195,7 @@ def figures() -> dict[str, object]:
         "reasons_w0": reasons("windows", size), "reasons_w100": reasons("windows", size, mid),
         "reasons_w200": reasons("windows", size, size // 2),
         "reasons_s400": reasons("structure", size), "reasons_a0": reasons("acl-windows", size),
+        "reasons_s1000": reasons("structure", LARGE_SIZE),
         "reasons_w1000": reasons("windows", LARGE_SIZE),
         "reasons_a1000": reasons("acl-windows", LARGE_SIZE),
         "mixed_windows_400": mixed[0], "mixed_windows_400_100": mixed[mid],
