@@ -344,4 +344,6 @@ def test_the_stopping_rule_on_the_means():
     assert len(set(stops.values())) > 1  # "depends on the retriever"
     assert STOP.strategy.overlap not in stops.values()  # "not at the single grid's 100"
     assert max(stops.values()) == F["max_overlap"]  # "200 is the largest overlap swept"
+    cut = {name: F[name]["cut"] for name in ("reasons_s400", "reasons_s1000")}
+    assert cut["reasons_s400"] > cut["reasons_s1000"]  # "which cut 5 answers against 2"
     assert ce.MEANS_MIN_GAIN == inspect.signature(ex.stopping_point).parameters["min_gain"].default

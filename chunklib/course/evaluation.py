@@ -383,12 +383,15 @@ QUIZ = [
     Question(
         "On the fixture, windows of {size} characters complete {stop_complete} of {questions} "
         "questions with overlap {stop_overlap}. A colleague raises the overlap to "
-        "{after_stop_overlap} 'because more overlap always helps'. What does the experiment show?",
+        "{after_stop_overlap} 'because more overlap always helps'. What does the same grid of "
+        "windows show at {after_stop_overlap}?",
         {
             "A": ("Completeness rises: more overlap can only add evidence.",
                   "It fell to {after_stop_counts}. Changing the overlap moves every window "
                   "boundary, so some evidence that fitted before is now cut; and the duplication "
-                  "ratio rose from {stop_duplication:.3f} to {after_stop_duplication:.3f}."),
+                  "ratio rose from {stop_duplication:.3f} to {after_stop_duplication:.3f}. "
+                  "Averaged over shifted grids the count does rise, but no step 'can only add "
+                  "evidence'."),
             "B": ("Completeness falls, while the index grows larger.",
                   "Completeness fell to {after_stop_counts} while the index duplication rose from "
                   "{stop_duplication:.3f} to {after_stop_duplication:.3f}. A drop of "
