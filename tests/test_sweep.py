@@ -71,7 +71,7 @@ def test_averaged_sweep_holds_the_single_grid_sweep_and_its_spread():
             (sum((c - point.mean) ** 2 for c in point.complete) / len(point.complete)) ** 0.5)
     table = sweep.averaged_sweep_table(["terms"])
     assert table.splitlines()[2].startswith(
-        f"| 0 | 0.000 | {points[0].mean:.1f}/39 ({min(points[0].complete)}–")
+        f"| 0 | 0.000 | {points[0].mean:.2f}/39 ({min(points[0].complete)}–")
 
 
 def test_every_retriever_runs_the_experiment_on_the_shipped_vectors():

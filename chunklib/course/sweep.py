@@ -93,7 +93,7 @@ def averaged_sweep_table(retrievers: Sequence[str] = RETRIEVERS, size: int = SWE
              + " | ".join(f"{r}: mean (min–max, sd)" for r in retrievers) + " |",
              "|---" * (len(retrievers) + 2) + "|"]
     for i, point in enumerate(sweeps[retrievers[0]]):
-        cells = [f"{p.mean:.1f}/{p.n} ({min(p.complete)}–{max(p.complete)}, {p.sd:.1f})"
+        cells = [f"{p.mean:.2f}/{p.n} ({min(p.complete)}–{max(p.complete)}, {p.sd:.1f})"
                  for p in (sweeps[r][i] for r in retrievers)]
         lines.append(f"| {point.overlap} | {point.index_duplication:.3f} | "
                      + " | ".join(cells) + " |")
