@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
+from typing import NamedTuple
 
 from chunklib.access import readable
 from chunklib.context import merge_hits, pack_context
@@ -50,12 +51,14 @@ from chunklib.experiment import (
 from chunklib.retrieval import remembered
 from chunklib.structure import fixture_duplication
 from chunklib.validate import require_int
+from chunklib.windows import shifted_window_spans
 
 __all__ = ["K", "OVERLAP_STEP", "WINDOW_KINDS", "Outcome", "Strategy", "Summary",
            "near_duplicates", "stopping_point", "structure_overlap", "sweep_overlaps",
            "SIZES", "MAIN_RETRIEVER", "LESSON_STRATEGIES", "offsets", "global_spans",
            "chunk_dicts", "sections",
-           "fixture_parents", "question_outcome", "evaluate", "summarize", "diagnose",
+           "fixture_parents", "question_outcome", "evaluate", "index_duplication", "summarize",
+           "diagnose",
            "overlap_sweep", "results_table", "sweep_table", "diagnosis_table",
            "packed_context", "context_text"]
 
@@ -185,19 +188,39 @@ def summarize(strategy: Strategy, k: int = K, retriever: str = MAIN_RETRIEVER) -
     """
     outcomes = evaluate(strategy, k, retriever)
     n = len(outcomes)
-    records = _records(strategy)  # the chunks chunk_dicts made, not chunked again
-
-    def chunked(source, _size, _overlap):
-        return records[source.source_id]
-
     return Summary(strategy, sum(o.complete for o in outcomes), n,
                    sum(o.recall for o in outcomes) / n, sum(o.precision for o in outcomes) / n,
                    sum(o.iou for o in outcomes) / n,
                    sum(o.near_duplicates for o in outcomes), sum(len(o.hits) for o in outcomes),
                    sum(o.retrieved_chars for o in outcomes),
-                   sum(o.repeated_chars for o in outcomes),
-                   fixture_duplication(load_sources(), chunked, strategy.size,
-                                       strategy.chunk_overlap))
+                   sum(o.repeated_chars for o in outcomes), index_duplication(strategy))
+
+
+@cache
+def index_duplication(strategy: Strategy) -> float:
+    """The duplication ratio of the fixture's index under ``strategy``
+    (``structure.fixture_duplication``): chunking alone, no retrieval. Fixed windows need only
+    their spans (``windows.shifted_window_spans``, the spans ``window_chunks`` makes), so the
+    explorer's axis, which spans every size and overlap, costs no chunk records.
+
+    ``round(index_duplication(Strategy("windows", 400, 100)), 3)`` -> 0.316
+    """
+    if strategy.kind == "windows":
+        def chunked(source, size, overlap):
+            return [_Span(*span) for span in shifted_window_spans(len(source.text), size,
+                                                                  overlap, strategy.offset)]
+    else:
+        records = _records(strategy)  # the chunks chunk_dicts makes, not chunked again
+
+        def chunked(source, _size, _overlap):
+            return records[source.source_id]
+
+    return fixture_duplication(load_sources(), chunked, strategy.size, strategy.chunk_overlap)
+
+
+class _Span(NamedTuple):
+    start: int
+    end: int
 
 
 def diagnose(strategy: Strategy, k: int = K,

@@ -9,9 +9,12 @@ hatched). Each picture has its summary beside it, its text alternative.
 
 One setting (size, overlap, question, view, retriever) gives one ``EvaluationView``, computed
 once by the base (``chunklib.widgets.explorer``). The numbers come from
-``chunklib.course.experiment``, which caches every evaluation for the kernel's life; the first
-explorer of a kernel evaluates every size the slider offers under each retriever (dense,
-lexical, hybrid) while it is built, so no later move waits for an evaluation.
+``chunklib.course.experiment``, which caches every evaluation for the kernel's life. Nothing is
+evaluated ahead: building the explorer evaluates the curve it shows (one size under one
+retriever) and the top-k view's strategy; a size or retriever seen for the first time is
+evaluated when it is first shown (``curve``), once. The curve's x axis is the same at every
+size; its limit needs only the index duplication of every size, which is chunking alone
+(``experiment.index_duplication``), not retrieval.
 The top-k view is the base's picture; the curve is the extra view, with its own layers.
 
 Leaves out: the drawing (``chunklib.widgets.evaluation_plot``), embeddings, and editing the
@@ -24,6 +27,7 @@ question set.
 from __future__ import annotations
 
 import html
+from functools import cache
 from typing import NamedTuple
 
 import ipywidgets as widgets
@@ -48,21 +52,36 @@ VIEWS = {"windows": "fixed windows", "structure": "structure-aware", "parent-chi
 RETRIEVERS = ("dense", "lexical", "hybrid")  # the menu's options; the first is the lesson's
 
 
+@cache
+def curve(size: int, k: int = ex.K, retriever: str = ex.MAIN_RETRIEVER) -> tuple:
+    """The curve of one size under ``retriever``: (the overlap sweep, the stopping rule's
+    choice, structure-aware chunks), evaluated on first use and kept.
+
+    ``curve(400)[1].strategy.overlap`` -> 100
+    """
+    sweep = tuple(ex.overlap_sweep(size, k, retriever))
+    return sweep, ex.stopping_point(sweep), ex.summarize(ex.Strategy("structure", size), k,
+                                                         retriever)
+
+
 def curves(k: int = ex.K, retriever: str = ex.MAIN_RETRIEVER) -> dict[int, tuple]:
-    """Every size the explorer offers -> (the overlap sweep, the stopping rule's choice,
-    structure-aware chunks) under ``retriever``; parent-child is evaluated too, so the top-k
-    view finds it in ``chunklib.course.experiment``'s cache (a second call costs next to
-    nothing).
+    """Every size the explorer offers -> its ``curve`` under ``retriever`` (evaluates them all).
 
     ``curves()[400][1].strategy.overlap`` -> 100
     """
-    out = {}
-    for size in ex.SIZES:
-        sweep = tuple(ex.overlap_sweep(size, k, retriever))
-        out[size] = sweep, ex.stopping_point(sweep), ex.summarize(ex.Strategy("structure", size),
-                                                                  k, retriever)
-        ex.evaluate(ex.Strategy("parent-child", size), k, retriever)
-    return out
+    return {size: curve(size, k, retriever) for size in ex.SIZES}
+
+
+@cache
+def duplication_limit() -> float:
+    """The curve's x-axis limit: a margin past the largest index duplication of any size the
+    explorer offers, at any overlap of its sweep or structure-aware (chunking alone).
+
+    ``round(duplication_limit(), 2)`` -> 1.08
+    """
+    return max(ex.index_duplication(s) for size in ex.SIZES
+               for s in (*(ex.Strategy("windows", size, o) for o in ex.sweep_overlaps(size)),
+                         ex.Strategy("structure", size))) * 1.08 + 0.03
 
 
 class EvaluationView(NamedTuple):
@@ -99,10 +118,7 @@ class EvaluationExplorer(Explorer):
                  view: str = "windows", retriever: str = ex.MAIN_RETRIEVER):
         self.check(size=size, overlap=overlap, question=question, view=view,
                    retriever=retriever)  # before curves
-        self.curves = {r: curves(self.k, r) for r in RETRIEVERS}
-        self.xmax = max(s.index_duplication for by_size in self.curves.values()
-                        for sweep, _stop, structure in by_size.values()
-                        for s in (*sweep, structure)) * 1.08 + 0.03
+        self.xmax = duplication_limit()
         self.curve_layers = Layers(6.4, 3.6, margins=CURVE_MARGINS)
         self.curve_image = image_view(b"")
         self.curve_summary = widgets.HTML(layout=widgets.Layout(min_width="22em"))
@@ -159,7 +175,7 @@ class EvaluationExplorer(Explorer):
 
     def compute(self, params) -> EvaluationView:
         size, overlap, retriever, question_id, view = params
-        sweep, stop, structure = self.curves[retriever][size]
+        sweep, stop, structure = curve(size, self.k, retriever)
         here = next(s for s in sweep if s.strategy.overlap == overlap)
         question = get_question(question_id)
         strategy = ex.Strategy(view, size, overlap if view == "windows" else 0)
