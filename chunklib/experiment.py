@@ -30,7 +30,16 @@ from chunklib.documents import Source
 from chunklib.elements import parse_elements
 from chunklib.intervals import intersection_length, total_length, union_length
 from chunklib.records import access_fields
-from chunklib.retrieval import filtered_search_many, get_retriever, ranker
+from chunklib.retrieval import (
+    authorized_chunks,
+    filtered_search_many,
+    get_retriever,
+    rank_bm25,
+    rank_dense,
+    ranker,
+    rrf,
+    top,
+)
 from chunklib.structure import acl_window_chunks, structure_chunks, window_chunks
 from chunklib.validate import require_int, require_spans, require_window
 
@@ -159,11 +168,45 @@ def retrieve_many(chunks: Sequence[dict], questions: Sequence[EvidenceQuestion],
     """
     if retriever == "terms":
         return [retrieve(chunks, q, k, retriever) for q in questions]
+    found = filtered_search_many(chunks, [(q.question, q.tenant_id, q.groups) for q in questions],
+                                 k, ranker(retriever, vectors))
+    return _hit_dicts(chunks, found)
+
+
+def retrieve_lexical_hybrid(chunks: Sequence[dict], questions: Sequence[EvidenceQuestion],
+                            k: int = K, vectors=None) -> dict[str, list[list[dict]]]:
+    """``retrieve_many`` under ``lexical`` and ``hybrid`` at once (the same hits): hybrid fuses
+    the dense ranking with the lexical one (``retrieval.rank_hybrid``), so each question's bm25
+    ranking is computed once for both. ``vectors`` as in ``retrieval.ranker``.
+
+    ``retrieve_lexical_hybrid([], [EvidenceQuestion("q01", "cat?", "t", ("g",), "s", "1", ())])``
+    -> {'lexical': [[]], 'hybrid': [[]]}
+    """
+    k = require_int("k", k, minimum=0)
+    allowed: dict[tuple, list[dict]] = {}  # filtered once per subject, as filtered_search_many
+    lexical, hybrid = [], []
+    for q in questions:
+        subject = (q.tenant_id, tuple(q.groups))
+        if subject not in allowed:
+            allowed[subject] = authorized_chunks(chunks, q.tenant_id, q.groups)
+        mine = allowed[subject]
+        if not mine or not k:
+            lexical.append([])
+            hybrid.append([])
+            continue
+        bm25 = rank_bm25(q.question, mine)
+        fused = rrf([rank_dense(q.question, mine, vectors), bm25])  # as rank_hybrid fuses them
+        lexical.append(top(bm25, k))
+        hybrid.append(top(fused, k))
+    return {"lexical": _hit_dicts(chunks, lexical), "hybrid": _hit_dicts(chunks, hybrid)}
+
+
+def _hit_dicts(chunks: Sequence[dict], found: Sequence[Sequence[tuple[str, float]]]
+               ) -> list[list[dict]]:
+    """``(chunk_id, score)`` pairs as the hit dicts ``retrieve`` returns."""
     by_id = {c["chunk_id"]: c for c in chunks}
     keys = ("chunk_id", "source_id", "revision", "acl", "acl_parts", "start", "end",
             "heading_path")
-    found = filtered_search_many(chunks, [(q.question, q.tenant_id, q.groups) for q in questions],
-                                 k, ranker(retriever, vectors))
     return [[{**{key: by_id[cid][key] for key in keys}, "score": score} for cid, score in hits]
             for hits in found]
 

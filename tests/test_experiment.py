@@ -325,3 +325,17 @@ def test_retrieve_many_is_retrieve_per_question():
     for name in ("terms", "dense", "lexical", "hybrid"):
         assert core.retrieve_many(chunks, questions, 5, name) == [
             core.retrieve(chunks, q, 5, name) for q in questions]
+
+
+@pytest.mark.parametrize("strategy", [S("windows", 400, 100), S("structure", 200)])
+def test_lexical_and_hybrid_at_once_are_each_retriever_alone(strategy):
+    chunks = ex.chunk_dicts(strategy)
+    questions = load_questions()
+    both = core.retrieve_lexical_hybrid(chunks, questions, 5)
+    for name in ("lexical", "hybrid"):
+        assert both[name] == core.retrieve_many(chunks, questions, 5, name)
+        assert ex.evaluate(strategy, 5, name) == ex._outcomes(strategy, both[name])
+    nobody = [dataclasses.replace(questions[0], tenant_id="nobody")]
+    assert core.retrieve_lexical_hybrid(chunks, nobody, 5) == {"lexical": [[]], "hybrid": [[]]}
+    assert core.retrieve_lexical_hybrid(chunks, questions[:2], 0) == {"lexical": [[], []],
+                                                                       "hybrid": [[], []]}

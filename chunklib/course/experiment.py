@@ -42,6 +42,7 @@ from chunklib.experiment import (
     expand_to_parents,
     measure_hits,
     near_duplicates,
+    retrieve_lexical_hybrid,
     retrieve_many,
     source_sections,
     stopping_point,
@@ -167,12 +168,26 @@ def evaluate(strategy: Strategy, k: int = K,
     ``sum(o.complete for o in evaluate(Strategy("windows", 400)))`` -> 20
     """
     require_int("k", k, minimum=1)
-    chunks = chunk_dicts(strategy)
+    if retriever in ("lexical", "hybrid"):
+        return _lexical_hybrid(strategy, k)[retriever]
+    vectors = _vectors() if retriever == "dense" else None
+    return _outcomes(strategy, retrieve_many(chunk_dicts(strategy), load_questions(), k,
+                                             retriever, vectors))
+
+
+@cache
+def _lexical_hybrid(strategy: Strategy, k: int) -> dict[str, tuple[Outcome, ...]]:
+    """``evaluate`` under lexical and hybrid retrieval at once: hybrid fuses the lexical
+    ranking with the dense one, so each question's bm25 ranking is computed once for both
+    (``experiment.retrieve_lexical_hybrid``)."""
+    found = retrieve_lexical_hybrid(chunk_dicts(strategy), load_questions(), k, _vectors())
+    return {name: _outcomes(strategy, hits) for name, hits in found.items()}
+
+
+def _outcomes(strategy: Strategy, found: Sequence[Sequence[dict]]) -> tuple[Outcome, ...]:
+    """Each question's outcome from its hits (parent-child: the hits expanded to sections)."""
     out = []
-    questions = load_questions()
-    vectors = _vectors() if retriever in ("dense", "hybrid") else None
-    for q, hits in zip(questions, retrieve_many(chunks, questions, k, retriever, vectors),
-                       strict=True):
+    for q, hits in zip(load_questions(), found, strict=True):
         if strategy.kind == "parent-child":
             hits = expand_to_parents(hits, q, fixture_parents())
         out.append(question_outcome(q, hits))
