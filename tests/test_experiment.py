@@ -15,7 +15,7 @@ from chunklib.course.fixture import load_source, load_sources
 from chunklib.course.questions import get_question, load_questions
 from chunklib.evaluation import evidence_complete, span_iou, span_precision, span_recall
 from chunklib.intervals import total_length, union_length
-from chunklib.structure import structure_chunks, window_chunks
+from chunklib.structure import fixture_duplication, structure_chunks, window_chunks
 
 S = core.Strategy
 
@@ -339,3 +339,17 @@ def test_lexical_and_hybrid_at_once_are_each_retriever_alone(strategy):
     assert core.retrieve_lexical_hybrid(chunks, nobody, 5) == {"lexical": [[]], "hybrid": [[]]}
     assert core.retrieve_lexical_hybrid(chunks, questions[:2], 0) == {"lexical": [[], []],
                                                                        "hybrid": [[], []]}
+
+
+@pytest.mark.parametrize("strategy", [S("windows", 400, 100), S("windows", 400, 100, 75),
+                                      S("windows", 1000, 500), S("acl-windows", 400, 100),
+                                      S("structure", 200)])
+def test_index_duplication_is_that_of_the_chunks(strategy):
+    records = ex.chunk_dicts(strategy)
+    chunks = {}
+    for c in records:
+        chunks.setdefault(c["source_id"], []).append(dataclasses.make_dataclass(
+            "C", ["start", "end"])(c["start"], c["end"]))
+    got = ex.index_duplication(strategy)
+    assert got == fixture_duplication(load_sources(), lambda source, _s, _o: chunks.get(
+        source.source_id, []), strategy.size, strategy.chunk_overlap)

@@ -7,7 +7,13 @@ import pytest
 
 from chunklib.course import experiment as ex
 from chunklib.course.questions import get_question
-from chunklib.widgets.evaluation import EvaluationExplorer, curves, evaluation_explorer
+from chunklib.widgets.evaluation import (
+    EvaluationExplorer,
+    curve,
+    curves,
+    duplication_limit,
+    evaluation_explorer,
+)
 from chunklib.widgets.evaluation_plot import hit_marks, topk_range
 
 
@@ -154,3 +160,22 @@ def test_curve_has_labels_integer_ticks_and_markers(explorer):
     assert {"o", "*", "s"} <= markers  # shapes, not only colours, tell the series apart
     topk = explorer.figure.axes[0]
     assert topk.get_ylabel() == "rank" and any(p.get_hatch() for p in topk.patches)
+
+
+def test_dense_curves_wait_for_their_first_use():
+    curve.cache_clear()
+    e = EvaluationExplorer(400, 100)
+    ahead = len(ex.SIZES) * len(EvaluationExplorer.ahead)
+    assert curve.cache_info().currsize == ahead + 1  # and the dense curve it shows
+    e.size_slider.value = 700
+    assert curve.cache_info().currsize == ahead + 2
+    e.size_slider.value = 400
+    e.retriever_menu.value = "hybrid"
+    assert curve.cache_info().currsize == ahead + 2
+
+
+def test_the_x_limit_comes_from_every_sizes_chunks():
+    most = max(s.index_duplication for retriever in ("dense", "lexical")
+               for sweep, _stop, structure in curves(ex.K, retriever).values()
+               for s in (*sweep, structure))
+    assert duplication_limit() == most * 1.08 + 0.03
