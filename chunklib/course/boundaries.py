@@ -21,12 +21,10 @@ from chunklib.course.comparison import compare_strategies
 from chunklib.course.passages import load_passage
 from chunklib.course.quiz import Question
 from chunklib.course.selfcheck import Check
-from chunklib.embedding import DIMENSION
 from chunklib.semantic import ABBREVIATIONS, compare_with_recursive, semantic_split
 from chunklib.sentences import paragraph_spans, sentences_cut_at, split_sentences
 from chunklib.splitter import DEFAULT_SEPARATORS, recursive_split, split_text
-from chunklib.tokens import MINILM_MAX_SEQ_LENGTH, MINILM_SPECIAL_TOKENS, wordpiece_count
-from chunklib.truncation import MINILM_TRAINED_LENGTH
+from chunklib.tokens import wordpiece_count
 from chunklib.units import cut_sentences
 from chunklib.windows import text_windows
 
@@ -155,6 +153,12 @@ def semantic_figures() -> dict[str, object]:
 
     ``semantic_figures()["sem_percentile"]`` -> 25
     """
+    # the model's constants, imported here: the self-check (which imports this module) of a
+    # lesson-2 cell does not need them, and chunklib.truncation reads the model's config
+    from chunklib.embedding import DIMENSION
+    from chunklib.tokens import MINILM_MAX_SEQ_LENGTH, MINILM_SPECIAL_TOKENS
+    from chunklib.truncation import MINILM_TRAINED_LENGTH
+
     passage, p, size = load_passage(), SEMANTIC_PERCENTILE, EXPLORER_SIZE
     hand = semantic_split(hand_stretch(), percentile=p)
     gaps = len(hand.similarities)
