@@ -22,9 +22,12 @@ across retrievers (``chunklib.course.sweep``), rerankers and answer generation.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 from functools import cache
 from typing import NamedTuple
+
+import numpy as np
 
 from chunklib.access import readable
 from chunklib.context import merge_hits, pack_context
@@ -153,10 +156,28 @@ def question_outcome(question: EvidenceQuestion, hits: Sequence[dict]) -> Outcom
 @cache
 def _vectors():
     """The shipped store's vectors, each text's row kept for the kernel's life (``remembered``):
-    every strategy asks for the same questions' vectors again."""
+    every strategy asks for the same questions' vectors again. ``rank_dense`` asks for a query
+    and the chunks a subject may read; the questions of one subject rank the same chunks, so
+    that block of rows is kept for the last few chunk sets and only the query's row is added.
+    """
     from chunklib.vectors import default_embedder
 
-    return remembered(default_embedder().lookup)
+    rows = remembered(default_embedder().lookup)
+    blocks: OrderedDict[tuple[str, ...], np.ndarray] = OrderedDict()
+
+    def lookup(texts: Sequence[str]) -> np.ndarray:
+        if len(texts) < 2:
+            return rows(texts)
+        key = tuple(texts[1:])
+        if key in blocks:
+            blocks.move_to_end(key)
+        else:
+            blocks[key] = rows(key)
+            if len(blocks) > 8:
+                blocks.popitem(last=False)
+        return np.concatenate([rows(texts[:1]), blocks[key]])
+
+    return lookup
 
 
 @cache
