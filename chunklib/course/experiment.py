@@ -8,7 +8,8 @@ default, ``MAIN_RETRIEVER``; ``lexical``, ``hybrid`` and lesson 5's ``terms`` on
 and its hits are measured against its evidence with the sources laid end to end
 (``global_spans``). (The fixture holds one revision per source and the question set is
 validated against it, so a source id names one revision here.) Results are cached in memory,
-so the widget and the notebook repeat nothing.
+so the widget and the notebook repeat nothing; lexical and hybrid retrieval are evaluated
+together, since hybrid fuses the lexical ranking with the dense one.
 
 The core names lesson 6 uses with these (``Strategy``, ``K``, ``Summary``, ...) are imported
 here too, so one import serves the lesson's cells and its explorer.
