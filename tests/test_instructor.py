@@ -30,6 +30,7 @@ import nbformat
 import pytest
 
 from tests.nbgrading import (
+    NBGRADER,
     REPO,
     env,
     lesson_notebook,
@@ -328,12 +329,12 @@ def _exchange_run(tmp: Path) -> dict:
     (tmp / "group").write_text("root:x:0:\n" + "".join(f"{u}:x:{i}:\n" for u, i in USERS.items()))
 
     def instructor(*args):
-        proc = subprocess.run([sys.executable, "-m", "nbgrader", *args, *common], cwd=root,
+        proc = subprocess.run([sys.executable, "-c", NBGRADER, *args, *common], cwd=root,
                               env=env(), capture_output=True, text=True, timeout=300)
         assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
 
     def student(user, *args):
-        proc = _as_user(tmp, user, sys.executable, "-m", "nbgrader", *args, *common)
+        proc = _as_user(tmp, user, sys.executable, "-c", NBGRADER, *args, *common)
         assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
 
     assert cli.main(["release", "--course", str(root)]) == 0

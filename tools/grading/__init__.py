@@ -9,3 +9,13 @@ Modules: ``cli`` (commands), ``pipeline`` (nbgrader runs), ``collect`` (folder o
 ``selfgrade`` (a learner's own notebook, graded in words: ``course.py grade``) and ``cases``
 (the kind of case a failing hidden test names).
 """
+
+import sys
+
+#: jsonschema (which nbformat and nbgrader import) loads the optional ``rfc3987_syntax`` package
+#: for its IRI format checker; importing it builds 38 grammars, about 2.5 s of every grading
+#: process's start (``tools/grade.py`` and each ``--jobs`` or Dask worker). Nothing here checks
+#: that format (nbformat and nbgrader validate without a format checker), so it is never loaded
+#: when this package comes first; a process that imported jsonschema before keeps it.
+if "jsonschema" not in sys.modules:
+    sys.modules.setdefault("rfc3987_syntax", None)

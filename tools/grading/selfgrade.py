@@ -25,7 +25,6 @@ solution, and its ``render`` says "Everything passes, hidden edge cases included
 from __future__ import annotations
 
 import argparse
-import contextlib
 import hashlib
 import json
 import re
@@ -112,33 +111,6 @@ def _sha(data: bytes) -> str:
 
 
 # ---------------------------------------------------------------- the temporary course
-@contextlib.contextmanager
-def _alembic_in_process():
-    """nbgrader stamps a new gradebook with the head of its alembic migrations by running the
-    ``alembic`` command (a second Python start, about a second); read the head in this process
-    instead. Falls back to nbgrader's own way if that fails."""
-    import nbgrader
-    import nbgrader.api as api
-
-    original = api.get_alembic_version
-
-    def head() -> str:
-        try:
-            from alembic.script import ScriptDirectory
-
-            found = ScriptDirectory(str(Path(nbgrader.__file__).parent / "alembic")
-                                    ).get_current_head()
-        except Exception:  # noqa: BLE001 (any failure: nbgrader's own way)
-            found = None
-        return found or original()
-
-    api.get_alembic_version = head
-    try:
-        yield
-    finally:
-        api.get_alembic_version = original
-
-
 def cached_course(lesson: str, root: Path = ROOT) -> Path:
     """A course folder with ``lesson`` generated and registered in its gradebook, made once per
     version of the source notebook and of ``nbgrader_config.py``."""
@@ -158,7 +130,7 @@ def cached_course(lesson: str, root: Path = ROOT) -> Path:
             copy = shutil.copytree if extra.is_dir() else shutil.copy2
             copy(extra, work / "notebooks" / lesson / extra.name)
     course = pipeline.Course(work)
-    with _alembic_in_process():
+    with pipeline.alembic_in_process():
         made = pipeline.run(GenerateAssignment, course.config(), lesson, force=True,
                             log=work / "generate.log")
     if not made:
