@@ -8,19 +8,13 @@ the published generation), the plot (``chunklib.widgets.lifecycle_plot``).
     >>> change_table({"keep": ["3f2a"]}, base={}, new={})
     '<p>Every index entry is kept: nothing to re-embed or re-index.</p>'
 
-The other examples build one edit as the explorer does: the course fixture published as
+The other examples take one edit as the explorer builds it: the course fixture published as
 generation 1, then an unrelated source added as shadow generation 2.
 
-    >>> from chunklib.course.edits import unrelated_source
-    >>> from chunklib.course.fixture import load_sources
-    >>> from chunklib.index import ChunkIndex
-    >>> from chunklib.lifecycle import update
-    >>> from chunklib.vectors import MiniLMEmbedder
-    >>> ix, embedder = ChunkIndex(), MiniLMEmbedder()
-    >>> _ = update(ix, load_sources(), embedder)
-    >>> report = update(ix, [unrelated_source()], embedder, publish=False)
-    >>> base = {c.chunk_id: c for c in ix.chunks(1)}
-    >>> new = {c.chunk_id: c for c in ix.chunks(2)}
+    >>> from chunklib.widgets.lifecycle import LifecycleExplorer
+    >>> e = LifecycleExplorer("add an unrelated source")
+    >>> report, base = e.report, e.fixture_chunks
+    >>> new = {c.chunk_id: c for c in e.index.chunks(2)}
 """
 
 from __future__ import annotations

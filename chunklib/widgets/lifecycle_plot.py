@@ -14,20 +14,12 @@ the summary rows and the change table (``chunklib.widgets.lifecycle_html``).
     >>> STATES["gone"][0]
     'gone (tombstone)'
 
-The other examples build one edit as the explorer does: the course fixture published as
-generation 1, then the Environment Matrix heading renamed in shadow generation 2; and they draw
-on the axes of a small figure.
+The other examples take the index of the explorer's default edit (the course fixture
+published as generation 1, the Environment Matrix heading renamed in shadow generation 2) and
+draw on the axes of a small figure.
 
-    >>> from chunklib.course.edits import make_edit
-    >>> from chunklib.course.fixture import load_sources
-    >>> from chunklib.course.edits import MATRIX
-    >>> from chunklib.index import ChunkIndex
-    >>> from chunklib.lifecycle import update
-    >>> from chunklib.vectors import MiniLMEmbedder
-    >>> ix, embedder = ChunkIndex(), MiniLMEmbedder()
-    >>> _ = update(ix, load_sources(), embedder)
-    >>> edited, deleted, _ = make_edit(load_sources(), "rename the heading", MATRIX)
-    >>> _ = update(ix, edited, embedder, deleted=deleted, publish=False)
+    >>> from chunklib.widgets.lifecycle import LifecycleExplorer
+    >>> ix = LifecycleExplorer("rename the heading").index
     >>> from chunklib.widgets.layers import new_canvas_figure
     >>> ax = new_canvas_figure(7.5, 2.2, MARGINS).axes[0]
 """
