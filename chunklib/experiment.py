@@ -31,7 +31,7 @@ from chunklib.elements import parse_elements
 from chunklib.intervals import intersection_length, union
 from chunklib.records import access_fields
 from chunklib.retrieval import (
-    authorized_chunks,
+    allowed_per_ask,
     filtered_search_many,
     get_retriever,
     rank_bm25,
@@ -146,16 +146,13 @@ def retrieve(chunks: Sequence[dict], question: EvidenceQuestion, k: int = K,
     "retrieval_text": "cat food"}], EvidenceQuestion("q01", "cat?", "t", ("g",), "s", "1", ()))
     [0]["score"]`` -> 1
     """
-    by_id = {c["chunk_id"]: c for c in chunks}
-    keys = ("chunk_id", "source_id", "revision", "acl", "acl_parts", "start", "end",
-            "heading_path")
     if retriever == "terms":
         found = search(chunks, question.question, question.tenant_id, question.groups, k,
                        term_overlap)
     else:
         found = get_retriever(retriever)(chunks, question.question, question.tenant_id,
                                          question.groups, k)
-    return [{**{key: by_id[cid][key] for key in keys}, "score": score} for cid, score in found]
+    return _hit_dicts(chunks, [found])[0]
 
 
 def retrieve_many(chunks: Sequence[dict], questions: Sequence[EvidenceQuestion], k: int = K,
@@ -183,19 +180,15 @@ def retrieve_lexical_hybrid(chunks: Sequence[dict], questions: Sequence[Evidence
     -> {'lexical': [[]], 'hybrid': [[]]}
     """
     k = require_int("k", k, minimum=0)
-    allowed: dict[tuple, list[dict]] = {}  # filtered once per subject, as filtered_search_many
     lexical, hybrid = [], []
-    for q in questions:
-        subject = (q.tenant_id, tuple(q.groups))
-        if subject not in allowed:
-            allowed[subject] = authorized_chunks(chunks, q.tenant_id, q.groups)
-        mine = allowed[subject]
+    asks = [(q.question, q.tenant_id, q.groups) for q in questions]
+    for query, mine in allowed_per_ask(chunks, asks):
         if not mine or not k:
             lexical.append([])
             hybrid.append([])
             continue
-        bm25 = rank_bm25(q.question, mine)
-        fused = rrf([rank_dense(q.question, mine, vectors), bm25])  # as rank_hybrid fuses them
+        bm25 = rank_bm25(query, mine)
+        fused = rrf([rank_dense(query, mine, vectors), bm25])  # as rank_hybrid fuses them
         lexical.append(top(bm25, k))
         hybrid.append(top(fused, k))
     return {"lexical": _hit_dicts(chunks, lexical), "hybrid": _hit_dicts(chunks, hybrid)}

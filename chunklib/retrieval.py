@@ -87,6 +87,17 @@ def filtered_search_many(chunks: Sequence[Mapping], asks: Sequence[tuple[str, st
     ``filtered_search_many([], [("x", "t", ("g",))], 3, rank_terms)`` -> [[]]
     """
     k = require_int("k", k, minimum=0)
+    return [top(rank(query, mine), k) if mine and k else []
+            for query, mine in allowed_per_ask(chunks, asks)]
+
+
+def allowed_per_ask(chunks: Sequence[Mapping], asks: Iterable[tuple[str, str, Iterable[str]]]
+                    ) -> list[tuple[str, list[Mapping]]]:
+    """Each ask's query with the chunks its subject may read (``authorized_chunks``), filtered
+    once per distinct ``(tenant_id, groups)``.
+
+    ``allowed_per_ask([{"tenant_id": "t", "acl": ["g"]}], [("x", "t", ["h"])])`` -> [('x', [])]
+    """
     allowed: dict[tuple, list[Mapping]] = {}
     out = []
     for query, tenant_id, groups in asks:
@@ -95,8 +106,7 @@ def filtered_search_many(chunks: Sequence[Mapping], asks: Sequence[tuple[str, st
         subject = (tenant_id, tuple(groups))
         if subject not in allowed:
             allowed[subject] = authorized_chunks(chunks, tenant_id, groups)
-        mine = allowed[subject]
-        out.append(top(rank(query, mine), k) if mine and k else [])
+        out.append((query, allowed[subject]))
     return out
 
 
