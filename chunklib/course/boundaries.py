@@ -144,6 +144,8 @@ def _ordinal(i: int) -> str:
 
 
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
+#: Where the hand-worked percentile sits among the stretch's sorted cosines (numpy's position).
+_HAND_POSITION = SEMANTIC_PERCENTILE / 100 * (HAND_SENTENCES - 2)
 
 
 def semantic_figures() -> dict[str, object]:
@@ -305,9 +307,10 @@ CHECKS = {
     "semantic_threshold": Check(
         lambda: round(semantic_split(hand_stretch(), percentile=SEMANTIC_PERCENTILE).threshold,
                       HAND_DECIMALS),
-        "Sort the four cosines from the smallest up; the threshold is the smallest plus 0.75 "
-        "times the difference between the second smallest and the smallest. Round it with "
-        f"round(x, {HAND_DECIMALS})."),
+        f"Sort the {_WORDS[HAND_SENTENCES - 1]} cosines from the smallest up; the threshold is "
+        f"the {_ordinal(int(_HAND_POSITION))} plus {_HAND_POSITION % 1:g} times the difference "
+        f"between the {_ordinal(int(_HAND_POSITION) + 1)} and the "
+        f"{_ordinal(int(_HAND_POSITION))}. Round it with round(x, {HAND_DECIMALS})."),
     "semantic_gap": Check(lambda: semantic_split(hand_stretch(), percentile=SEMANTIC_PERCENTILE
                                                  ).breakpoints[0],
                           "Sort the cosines; the percentile lies between the two values around "
