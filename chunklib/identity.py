@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 
-from chunklib.validate import require_int
+from chunklib.validate import require_int, require_text
 
 SEPARATOR = "\x1f"
 
@@ -39,11 +39,6 @@ def H(fields: Iterable[object]) -> str:  # noqa: N802 (the course's name for it)
         if SEPARATOR in text:  # ("a\x1fb",) and ("a", "b") would hash alike
             raise ValueError(f"fields[{i}] contains the separator \\x1f; ids would collide")
     return hashlib.sha256(SEPARATOR.join(texts).encode("utf-8")).hexdigest()
-
-
-def _require_str(name: str, value: object) -> None:
-    if not isinstance(value, str):
-        raise TypeError(f"{name} must be a str, got {type(value).__name__}")
 
 
 def sha256_hex(text: str) -> str:
@@ -77,7 +72,7 @@ def chunk_id(source_id: str, strategy_version: str, element_id: str, start: int,
     for name, value in (("source_id", source_id), ("strategy_version", strategy_version),
                         ("element_id", element_id), ("content_sha256", content_sha256),
                         ("tenant_id", tenant_id)):
-        _require_str(name, value)
+        require_text(value, name)
     start = require_int("start", start, minimum=0)
     end = require_int("end", end, minimum=start)
     return H([source_id, strategy_version, element_id, start, end, content_sha256, tenant_id])
@@ -93,7 +88,7 @@ def index_entry_id(chunk_id: str, retrieval_sha256: str, index_revision: str | i
     """
     for name, value in (("chunk_id", chunk_id), ("retrieval_sha256", retrieval_sha256),
                         ("acl_snapshot_sha256", acl_snapshot_sha256)):
-        _require_str(name, value)
+        require_text(value, name)
     if isinstance(index_revision, bool) or not isinstance(index_revision, (str, int)):
         raise TypeError(f"index_revision must be a str or an int, got "
                         f"{type(index_revision).__name__}")

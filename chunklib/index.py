@@ -47,11 +47,11 @@ from contextlib import contextmanager
 from chunklib.access import access_complete, access_parts, term_overlap, term_set
 from chunklib.identity import access_snapshot_sha256, index_entry_id
 from chunklib.records import ChunkRecord, from_dict
+from chunklib.retrieval import FTS_TOKENIZER
 from chunklib.validate import require_int
 from chunklib.vectors import decode_vector, to_blob
 
 INDEX_REVISION = "course-index-v1"
-FTS_TOKENIZER = "unicode61 remove_diacritics 0 tokenchars '_'"  # ``\w+`` runs, case-folded
 SCHEMA = """
 CREATE TABLE generations (generation INTEGER PRIMARY KEY, index_revision TEXT NOT NULL,
   state TEXT NOT NULL CHECK (state IN ('building', 'ready', 'failed', 'retired')),
