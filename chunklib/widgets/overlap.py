@@ -1,15 +1,13 @@
 """The lesson-3 overlap explorer: N, C and O sliders, a chunk stepper, a plot and a summary.
 
-One setting (N, C, O) gives one ``WindowPlan``: the spans, K, the starts, the lengths, the
-stored positions and the duplication factor, computed and validated once with
-``chunklib.windows``. The overlap slider's maximum follows C − 1, so O stays below C; when C
-drops below the current O, O is clamped, the explorer says so, and the picture is drawn once.
-Up to 30 chunks are drawn one row each; beyond that (O near C − 1 gives hundreds) the plot
-shows 30 evenly spaced chunks and the current one, and the summary says so.
+One setting (N, C, O) gives one ``WindowPlan``, computed and validated once with
+``chunklib.windows``. The overlap slider's maximum follows C − 1: when C drops below O, O is
+clamped and the explorer says so. Up to 30 chunks are drawn one row each, the part repeated
+from the previous chunk hatched; beyond that the plot shows 30 evenly spaced chunks and the
+current one, and the summary says so.
 
 Leaves out: real text (lesson 1 shows windows over words and tokens); here a document is just
-N unit positions. The skeleton (caching, redraws, stepper, autograde note) is
-``chunklib.widgets.explorer``.
+N unit positions. The skeleton is ``chunklib.widgets.explorer``.
 
     >>> OverlapExplorer(n=1000, size=200, overlap=50).summary_rows()[0]
     ('stride S = C − O', '200 − 50 = 150')
@@ -23,12 +21,13 @@ import ipywidgets as widgets
 
 from chunklib import windows
 from chunklib.validate import require_int, require_window
-from chunklib.widgets.common import int_slider, short_list
-from chunklib.widgets.explorer import Explorer
-from chunklib.widgets.plotting import (
+from chunklib.widgets.explorer import Explorer, int_slider
+from chunklib.widgets.layers import CURRENT_EDGE, PALETTE
+from chunklib.widgets.rows import (
     MAX_ROWS,
-    interval_frame,
-    interval_rows,
+    axis_labels,
+    row_axis,
+    rows_patch,
     sampled_rows_row,
     shown_rows,
 )
@@ -112,7 +111,19 @@ class OverlapExplorer(Explorer):
         return self.unit  # labels and legend; the x axis follows N on every draw
 
     def draw_frame(self, ax, plan: WindowPlan) -> None:
-        interval_frame(ax, unit=self.unit)
+        from matplotlib.patches import Patch
+        from matplotlib.ticker import MaxNLocator
+
+        ax.clear()
+        axis_labels(ax, f"position in the document ({self.unit})", "chunk")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=6))
+        ax.grid(axis="x", alpha=0.3)
+        ax.legend(handles=[Patch(facecolor=PALETTE[0], label="new units"),
+                           Patch(facecolor=PALETTE[1], hatch="///", edgecolor="black",
+                                 label="repeated from previous chunk"),
+                           Patch(facecolor="none", edgecolor=CURRENT_EDGE, linewidth=2,
+                                 label="current chunk")],
+                  loc="lower left", bbox_to_anchor=(0, 1.0), ncol=3, fontsize=8, frameon=False)
 
     def underlays(self, ax):
         return (ax.xaxis,)  # its range follows N: kept per N
@@ -121,8 +132,31 @@ class OverlapExplorer(Explorer):
         return plan.n
 
     def draw_data(self, ax, plan: WindowPlan, current):
+        """Each shown chunk a row: the part shared with the previous chunk hatched in the
+        second colour, the rest in the first, the current chunk outlined."""
+        from matplotlib.patches import Rectangle
+
         ax.set_xlim(0, max(plan.n, 1))
-        return interval_rows(ax, plan.spans, shown_rows(len(plan.spans), current), current)
+        rows = shown_rows(len(plan.spans), current)
+        new, shared, added = [], [], []
+        for row, k in enumerate(rows):
+            start, end = plan.spans[k]
+            cut = min(max(plan.spans[k - 1][1] if k else start, start), end)
+            new.append((cut, end, row))
+            shared += [(start, cut, row)] if cut > start else []
+        if new:
+            added.append(rows_patch(ax, new, facecolor=PALETTE[0], edgecolor="white",
+                                    linewidth=0.6))
+        if shared:
+            added.append(rows_patch(ax, shared, facecolor=PALETTE[1], edgecolor="black",
+                                    hatch="///", linewidth=0.4))
+        if current in rows:
+            start, end = plan.spans[current]
+            added.append(ax.add_patch(Rectangle((start, rows.index(current) - 0.45), end - start,
+                                                0.9, facecolor="none", edgecolor=CURRENT_EDGE,
+                                                linewidth=2.2)))
+        row_axis(ax, rows)
+        return added
 
     def step_text(self, plan: WindowPlan, current: int) -> str:
         start, end = plan.spans[current]
@@ -149,6 +183,16 @@ class OverlapExplorer(Explorer):
         drawn = "" if k <= MAX_ROWS else f" ({len(shown_rows(k, current))} of them drawn)"
         return (f"Plot of {k} chunks{drawn} over {plan.n} {self.unit}; chunk {current + 1} "
                 "highlighted.")
+
+
+def short_list(values: list[int], head: int = 4, tail: int = 2) -> str:
+    """Numbers as text, elided in the middle when long.
+
+    ``short_list(list(range(0, 1000, 100)))`` -> '0, 100, 200, 300, …, 800, 900'
+    """
+    if len(values) <= head + tail + 1:
+        return ", ".join(map(str, values)) or "none"
+    return ", ".join(map(str, values[:head])) + ", …, " + ", ".join(map(str, values[-tail:]))
 
 
 def overlap_explorer(n: int = 1000, size: int = 200,

@@ -1,0 +1,82 @@
+"""Chunks drawn as rows, first on top (the lesson 1, 2 and 3 plots): bars as one patch per
+style, the numbered row axis, axis labels that belong to the cached frame, and which chunks
+get a row when there are too many to see.
+
+Leaves out: what a row shows (each explorer's module draws its own) and the frame's legend.
+
+    >>> shown_rows(801, current=400)[:3]
+    [0, 28, 55]
+    >>> from chunklib.widgets.layers import Layers
+    >>> ax = Layers(7.5, 3.2).axes[0]
+"""
+
+from __future__ import annotations
+
+from chunklib.widgets.layers import bars_patch
+
+MAX_ROWS = 30  # rows drawn at most (about 6 pixels each)
+
+
+def rows_patch(ax, bars, height: float = 0.76, **style):
+    """``bars_patch`` for bars ``(start, end, row)``, ``height`` high, centred on their rows.
+
+    ``rows_patch(ax, [(0, 200, 0), (200, 350, 1)]).get_path().vertices[::5].tolist()``
+    -> [[0.0, -0.38], [200.0, 0.62]]
+    """
+    return bars_patch(ax, [(start, end - start, row - height / 2, height)
+                           for start, end, row in bars], **style)
+
+
+def row_ticks(k: int) -> list[int]:
+    """The rows (0-based) that get a number: the first, then every step-th, at most about 12
+    (the step is 1, 2, 5, 10, 20, 25, 50, ...).
+
+    ``row_ticks(30)`` -> [0, 4, 9, 14, 19, 24, 29]
+    """
+    step = next(s for s in (1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 10**9) if s * 12 >= k)
+    return sorted({0, *range(step - 1, k, step)}) if k else []
+
+
+def row_axis(ax, chunks: list[int]) -> None:
+    """Rows top to bottom, row ``i`` numbered by chunk ``chunks[i]`` (0-based, shown from 1).
+
+    ``row_axis(ax, [0, 4, 9])``
+    """
+    ax.set_ylim(max(len(chunks), 1) - 0.5, -0.5)
+    ticks = row_ticks(len(chunks))
+    ax.set_yticks(ticks, [str(chunks[t] + 1) for t in ticks])
+
+
+def axis_labels(ax, x: str, y: str) -> list:
+    """The axis labels as texts of the frame: the axes' own labels belong to the axes, which
+    a move redraws, and a label costs as much to draw as all the ticks.
+
+    ``axis_labels(ax, "position", "chunk")`` -> [Text(0, -17, 'position'), Text(-35, 0, 'chunk')]
+    """
+    return [ax.annotate(x, (0.5, 0), xycoords="axes fraction", xytext=(0, -17),
+                        textcoords="offset points", ha="center", va="top"),
+            ax.annotate(y, (0, 0.5), xycoords="axes fraction", xytext=(-35, 0),
+                        textcoords="offset points", ha="center", va="center", rotation=90)]
+
+
+def shown_rows(k: int, current: int | None = None, limit: int = MAX_ROWS) -> list[int]:
+    """The chunks (0-based) that get a row: all ``k`` up to ``limit``, else ``limit`` evenly
+    spaced ones from the first to the last, and ``current``.
+
+    ``shown_rows(5)`` -> [0, 1, 2, 3, 4]
+    """
+    if k <= limit:
+        return list(range(k))
+    picked = {(i * (k - 1) + (limit - 1) // 2) // (limit - 1) for i in range(limit)}
+    return sorted(picked | ({current} if current is not None else set()))
+
+
+def sampled_rows_row(k: int, current: int | None, limit: int = MAX_ROWS) -> list[tuple]:
+    """The summary row that says the plot shows a sample of the chunks (none when all show).
+
+    ``sampled_rows_row(5, 0)`` -> []
+    """
+    if k <= limit:
+        return []
+    return [("plot", f"{len(shown_rows(k, current, limit))} of the {k} chunks, evenly spaced, "
+                     "and the current one: more rows would be too thin to see")]
