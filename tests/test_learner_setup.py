@@ -414,7 +414,7 @@ def test_raw_release_errors_only_at_the_stubs(lesson, tmp_path, kernel_config):
 
 
 def test_widget_helpers_send_nothing_outside_a_kernel(capsys):
-    from chunklib.widgets.common import int_slider, send_widget_a11y
+    from chunklib.widgets.explorer import int_slider, send_widget_a11y
 
     assert send_widget_a11y() is False
     int_slider("chunk size C", 200, 1, 500)
@@ -422,8 +422,7 @@ def test_widget_helpers_send_nothing_outside_a_kernel(capsys):
 
 
 def test_plot_image_carries_its_alt_text_as_a_synced_tooltip():
-    from chunklib.widgets.common import PlotImage, image_view, set_image
-    from chunklib.widgets.layers import Layers
+    from chunklib.widgets.explorer import Layers, PlotImage, image_view, set_image
 
     png = Layers(2, 2).draw(key=0, frame=lambda: None, data=lambda: [])
     img = image_view(png, alt="Plot of nothing")
@@ -435,7 +434,7 @@ def test_plot_image_carries_its_alt_text_as_a_synced_tooltip():
 
 
 def test_accessibility_script_labels_sliders_and_frees_their_keys():
-    from chunklib.widgets.common import WIDGET_A11Y_JS
+    from chunklib.widgets.explorer import WIDGET_A11Y_JS
 
     for needle in ("aria-label", "aria-description", "data-lm-suppress-shortcuts",
                    "MutationObserver", "[role=\"slider\"]", "select"):

@@ -29,8 +29,7 @@ from chunklib.course.passages import load_passage
 from chunklib.sentences import sentences_cut_at, split_sentences
 from chunklib.splitter import recursive_split, split_text
 from chunklib.validate import require_int
-from chunklib.widgets.explorer import Explorer, int_slider
-from chunklib.widgets.layers import CURRENT_EDGE, PALETTE
+from chunklib.widgets.explorer import PALETTE, Explorer, int_slider
 from chunklib.widgets.rows import MAX_ROWS, row_axis, rows_patch
 
 CHUNK_STYLES = [(PALETTE[0], "///"), (PALETTE[8], "\\\\\\")]  # blue, light orange
@@ -153,7 +152,7 @@ class BoundariesExplorer(Explorer):
         ax.legend(handles=[
             Patch(facecolor=CHUNK_STYLES[0][0], hatch=CHUNK_STYLES[0][1], edgecolor="black",
                   label="chunk"),
-            Patch(facecolor="none", edgecolor=CURRENT_EDGE, linewidth=2, label="current chunk"),
+            Patch(facecolor="none", edgecolor="black", linewidth=2, label="current chunk"),
             Line2D([], [], color=SENTENCE_COLOUR, linestyle=":", label="sentence end"),
             Line2D([], [], label="chunk end inside a sentence", **CUT_MARK),
         ], loc="lower left", bbox_to_anchor=(0, 1.0), ncol=4, fontsize=8, frameon=False)
@@ -173,7 +172,7 @@ class BoundariesExplorer(Explorer):
         if current is not None:
             start, end = value.spans[current]
             added.append(ax.add_patch(Rectangle((start, rows[current] - 0.48), end - start,
-                                                0.96, facecolor="none", edgecolor=CURRENT_EDGE,
+                                                0.96, facecolor="none", edgecolor="black",
                                                 linewidth=2.2)))
         added.append(ax.vlines([e for _, e in self.sentences], -0.5, max(rows, default=0) + 0.5,
                                colors=SENTENCE_COLOUR, linestyles=":", linewidth=0.9))

@@ -31,8 +31,7 @@ from chunklib.course.passages import load_passage
 from chunklib.sentences import sentences_cut_at, split_sentences
 from chunklib.validate import require_int
 from chunklib.widgets.boundaries import CUT_MARK, SENTENCE_COLOUR, chunk_bars
-from chunklib.widgets.explorer import autograding
-from chunklib.widgets.layers import PALETTE
+from chunklib.widgets.explorer import PALETTE, autograding
 
 MARKERS = {"fixed": ("s", PALETTE[0]), "recursive": ("o", PALETTE[1])}
 

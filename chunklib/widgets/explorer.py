@@ -1,8 +1,8 @@
 """The one skeleton every lesson explorer stands on: controls, one cached ``compute(params)``
-per setting, a picture drawn as a cached frame and a data layer (``layers``), a summary that is
-its text alternative, a chunk stepper; with the re-entrancy guard, batched updates, the
-autograde placeholder and the accessibility fixes built in (docs/explorers.md explains them
-and how to port an explorer onto this base).
+per setting, a picture drawn as a cached frame with a data layer on top (``Layers``), a
+summary that is its text alternative, a chunk stepper; with the re-entrancy guard, batched
+updates, the autograde placeholder and the accessibility fixes (``a11y.js``) built in.
+docs/explorers.md explains the design and how to port an explorer onto it.
 
 Leaves out: the drawing of any particular plot (each explorer's module) and interactive
 matplotlib backends (the picture is a PNG, which works in exported HTML too).
@@ -10,13 +10,18 @@ matplotlib backends (the picture is a PNG, which works in exported HTML too).
     >>> from chunklib.widgets.overlap import OverlapExplorer
     >>> e = OverlapExplorer(n=1000, size=200, overlap=50)
     >>> e.size_slider.value = 300
+    >>> layers = Layers(7.5, 3.2)
+    >>> png = layers.draw("empty", lambda: None, list)
+    >>> png[:4], layers.frame_renders
+    (b'\\x89PNG', 1)
 """
 
 from __future__ import annotations
 
 import html
+import io
 import os
-from collections import namedtuple
+from collections import OrderedDict, namedtuple
 from contextlib import contextmanager
 from functools import lru_cache
 from importlib.resources import files
@@ -26,8 +31,9 @@ from IPython import get_ipython
 from IPython.display import Javascript, display
 from traitlets import Unicode
 
-from chunklib.widgets.layers import Layers
-
+# matplotlib's tableau-colorblind10 (a test checks these against matplotlib's style library)
+PALETTE = ["#006BA4", "#FF800E", "#ABABAB", "#595959", "#5F9ED1", "#C85200", "#898989",
+           "#A2C8EC", "#FFBC79", "#CFCFCF"]
 WIDGET_A11Y_JS = files(__package__).joinpath("a11y.js").read_text(encoding="utf-8")
 _sent_in = None  # the (shell, cell run) the script was last sent in
 
@@ -99,6 +105,97 @@ def not_drawn(name: str) -> widgets.HTML:
     """What an explorer's cell shows while nbgrader runs the notebook."""
     return widgets.HTML(f"<i>The {html.escape(name)} is not drawn while nbgrader runs this "
                         "notebook; open the notebook in JupyterLab to use it.</i>")
+
+
+def bars_patch(ax, bars, **style):
+    """One patch of many rectangles ``(x, width, y, height)``: a hatch costs as much per drawn
+    path however small, so one path per style keeps many bars cheap.
+
+    ``bars_patch(layers.axes[0], [(0, 5, 0.6, 0.5)]).get_path().vertices[2].tolist()`` -> [5.0, 1.1]
+    """
+    from matplotlib.patches import PathPatch
+    from matplotlib.path import Path
+
+    vertices = [v for x, w, y, h in bars for v in ((x, y), (x + w, y), (x + w, y + h),
+                                                   (x, y + h), (x, y))]
+    codes = [Path.MOVETO, Path.LINETO, Path.LINETO, Path.LINETO, Path.CLOSEPOLY] * len(bars)
+    patch = PathPatch(Path(vertices, codes), transform=ax.transData, **style)
+    patch.set_clip_path(ax.patch)
+    return ax.add_artist(patch)
+
+
+class Layers:
+    """A figure redrawn as a frame cached per key plus a data layer (matplotlib's blitting),
+    encoded as PNG by Pillow. Fixed margins, no layout engine: one would move the axes and
+    spoil the cached frames. At most ``max_frames`` pictures are kept (about 0.6 MB each).
+    Drawn again with the module example's key, the frame is restored, not rendered again:
+
+    ``(layers.draw("empty", lambda: None, list) == png, layers.frame_renders)`` -> (True, 1)
+    """
+
+    def __init__(self, width: float, height: float, margins: dict | None = None,
+                 max_frames: int = 24):
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+
+        if max_frames < 1:
+            raise ValueError(f"max_frames must be at least 1, got {max_frames!r}")
+        self.figure = Figure(figsize=(width, height), dpi=80)
+        self.canvas, self.axes = FigureCanvasAgg(self.figure), [self.figure.add_subplot()]
+        self.figure.subplots_adjust(**{"left": 0.09, "right": 0.96, "bottom": 0.17,
+                                       "top": 0.86, **(margins or {})})
+        self.max_frames, self.frame_renders = max_frames, 0  # renders: for tests, benchmarks
+        self._frames = OrderedDict()  # (key,) or (key, under_key) -> the picture
+        self._key, self._data = object(), []  # no frame drawn yet: a key equal to none
+
+    def draw(self, key, frame, data, overlays=tuple, underlays=tuple, under_key=None) -> bytes:
+        """Redraw and return the PNG: ``frame()`` when ``key`` differs from the last draw's,
+        ``data()`` always (it returns the artists it added, which the next draw removes).
+        ``overlays()`` and ``underlays()`` return artists drawn over and under the data every
+        time, never removed (an axis whose range follows the data); with an ``under_key``
+        (what the underlays depend on besides ``key``) the frame with them is kept too.
+        """
+        for artist in self._data:
+            artist.remove()
+        if key != self._key:
+            frame()
+            self._key = key
+        self._data, under, over = list(data()), list(underlays()), list(overlays())
+        for artist in [*under, *self._data, *over]:
+            artist.set_animated(True)  # left out of the frame's render
+        if under_key is None or not self._restore((key, under_key)):
+            if not self._restore((key,)):
+                self.canvas.draw()
+                self.frame_renders += 1
+                self._keep((key,))
+            for artist in under:
+                self.figure.draw_artist(artist)
+            if under_key is not None:
+                self._keep((key, under_key))
+        for artist in [*self._data, *over]:
+            self.figure.draw_artist(artist)
+        return self.png()
+
+    def png(self) -> bytes:
+        """PNG bytes of what the canvas holds now (no new render)."""
+        from PIL import Image
+
+        buf = io.BytesIO()
+        Image.frombuffer("RGBA", self.canvas.get_width_height(physical=True),
+                         self.canvas.buffer_rgba(), "raw", "RGBA", 0, 1).save(
+            buf, format="png", compress_level=1)
+        return buf.getvalue()
+
+    def _restore(self, name: tuple) -> bool:
+        if name in self._frames:
+            self._frames.move_to_end(name)
+            self.canvas.restore_region(self._frames[name])
+        return name in self._frames
+
+    def _keep(self, name: tuple) -> None:
+        self._frames[name] = self.canvas.copy_from_bbox(self.figure.bbox)
+        if len(self._frames) > self.max_frames:
+            self._frames.popitem(last=False)
 
 
 class Explorer(widgets.VBox):
@@ -255,4 +352,3 @@ class Explorer(widgets.VBox):
             self.redraws += 1
         finally:
             self._drawing = self._dirty = False
-

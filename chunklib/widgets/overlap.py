@@ -21,8 +21,7 @@ import ipywidgets as widgets
 
 from chunklib import windows
 from chunklib.validate import require_int, require_window
-from chunklib.widgets.explorer import Explorer, int_slider
-from chunklib.widgets.layers import CURRENT_EDGE, PALETTE
+from chunklib.widgets.explorer import PALETTE, Explorer, int_slider
 from chunklib.widgets.rows import (
     MAX_ROWS,
     axis_labels,
@@ -121,7 +120,7 @@ class OverlapExplorer(Explorer):
         ax.legend(handles=[Patch(facecolor=PALETTE[0], label="new units"),
                            Patch(facecolor=PALETTE[1], hatch="///", edgecolor="black",
                                  label="repeated from previous chunk"),
-                           Patch(facecolor="none", edgecolor=CURRENT_EDGE, linewidth=2,
+                           Patch(facecolor="none", edgecolor="black", linewidth=2,
                                  label="current chunk")],
                   loc="lower left", bbox_to_anchor=(0, 1.0), ncol=3, fontsize=8, frameon=False)
 
@@ -153,7 +152,7 @@ class OverlapExplorer(Explorer):
         if current in rows:
             start, end = plan.spans[current]
             added.append(ax.add_patch(Rectangle((start, rows.index(current) - 0.45), end - start,
-                                                0.9, facecolor="none", edgecolor=CURRENT_EDGE,
+                                                0.9, facecolor="none", edgecolor="black",
                                                 linewidth=2.2)))
         row_axis(ax, rows)
         return added

@@ -6,13 +6,13 @@ Leaves out: what a row shows (each explorer's module draws its own) and the fram
 
     >>> shown_rows(801, current=400)[:3]
     [0, 28, 55]
-    >>> from chunklib.widgets.layers import Layers
+    >>> from chunklib.widgets.explorer import Layers
     >>> ax = Layers(7.5, 3.2).axes[0]
 """
 
 from __future__ import annotations
 
-from chunklib.widgets.layers import bars_patch
+from chunklib.widgets.explorer import bars_patch
 
 MAX_ROWS = 30  # rows drawn at most (about 6 pixels each)
 

@@ -28,8 +28,7 @@ from chunklib.sentences import split_sentences
 from chunklib.tokens import MINILM_MAX_SEQ_LENGTH, MINILM_SPECIAL_TOKENS
 from chunklib.units import cut_sentence_spans, cut_sentences, fixed_windows
 from chunklib.validate import require_int
-from chunklib.widgets.explorer import Explorer, int_slider
-from chunklib.widgets.layers import PALETTE
+from chunklib.widgets.explorer import PALETTE, Explorer, int_slider
 from chunklib.widgets.rows import axis_labels, row_axis, rows_patch, sampled_rows_row, shown_rows
 
 CHUNK_STYLES = [(PALETTE[7], "///"), (PALETTE[8], "\\\\\\")]  # chunk k: light blue, orange
