@@ -15,6 +15,7 @@ abbreviation list, so "Dr. Osei" counts as a sentence end here too.
     ('chunks', '9')
     >>> fold_rows(4), fold_rows(90)[:7]
     ([0, 1, 2, 3], [0, 0, 0, 1, 1, 1, 2])
+    >>> from chunklib.widgets.explorer import Layers
 """
 
 from __future__ import annotations
@@ -252,7 +253,7 @@ def chunk_bars(ax, spans, rows, height: float = 0.76) -> list:
     """Chunk ``i`` as a bar on row ``rows[i]``, neighbours in alternating styles (also used by
     ``compare_plot``); one patch per style.
 
-    ``len(chunk_bars(ax, [(0, 5), (5, 9), (9, 12)], [0, 1, 2]))`` -> 2
+    ``len(chunk_bars(Layers(2, 1).axes[0], [(0, 5), (5, 9), (9, 12)], [0, 1, 2]))`` -> 2
     """
     bars = [(start, end, row) for (start, end), row in zip(spans, rows, strict=True)]
     return [rows_patch(ax, bars[parity::2], height, facecolor=colour, hatch=hatch,
