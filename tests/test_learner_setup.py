@@ -422,14 +422,14 @@ def test_widget_helpers_send_nothing_outside_a_kernel(capsys):
 
 
 def test_plot_image_carries_its_alt_text_as_a_synced_tooltip():
-    from chunklib.widgets.explorer import Layers, PlotImage, image_view, set_image
+    from chunklib.widgets.explorer import Layers, PlotImage
 
     png = Layers(2, 2).draw(key=0, frame=lambda: None, data=lambda: [])
-    img = image_view(png, alt="Plot of nothing")
+    img = PlotImage(value=png, tooltip="Plot of nothing")
     assert isinstance(img, PlotImage) and img.tooltip == "Plot of nothing"
     state = img.get_state()
     assert state["description"] == "" and state["tooltip"] == "Plot of nothing"
-    set_image(img, png, "Plot of something")
+    img.value, img.tooltip = png, "Plot of something"
     assert img.tooltip == "Plot of something" and img.value[:4] == b"\x89PNG"
 
 

@@ -35,9 +35,8 @@ from chunklib.widgets.explorer import (
     PALETTE,
     Explorer,
     Layers,
-    image_view,
+    PlotImage,
     int_slider,
-    set_image,
     summary_html,
 )
 
@@ -130,7 +129,7 @@ class EvaluationExplorer(Explorer):
             curves(self.k, name)
         self.xmax = duplication_limit()
         self.curve_layers = Layers(6.4, 3.6, margins=CURVE_MARGINS)
-        self.curve_image = image_view(b"")
+        self.curve_image = PlotImage()
         self.curve_summary = widgets.HTML(layout=widgets.Layout(min_width="22em"))
         self.curve_shown: tuple | None = None  # (size, overlap, retriever) the curve shows
         super().__init__(size=size, overlap=overlap, question=question, view=view,
@@ -269,7 +268,7 @@ class EvaluationExplorer(Explorer):
                                      lambda: self.curve_points(ax, view))
         alt = (f"Complete questions against duplication for windows of {view.size} characters, "
                f"{view.retriever} retrieval.")
-        set_image(self.curve_image, png, alt)
+        self.curve_image.value, self.curve_image.tooltip = png, alt
         here, stop, structure = view.here, view.stop, view.structure
         self.curve_summary.value = summary_html(
             f"Windows of {view.size} characters, overlap {view.overlap}, top {self.k}, "

@@ -8,12 +8,9 @@ Leaves out: the drawing of any particular plot (each explorer's module) and inte
 matplotlib backends (the picture is a PNG, which works in exported HTML too).
 
     >>> from chunklib.widgets.overlap import OverlapExplorer
-    >>> e = OverlapExplorer(n=1000, size=200, overlap=50)
+    >>> e, layers = OverlapExplorer(n=1000, size=200, overlap=50), Layers(7.5, 3.2)
     >>> e.size_slider.value = 300
-    >>> layers = Layers(7.5, 3.2)
     >>> png = layers.draw("empty", lambda: None, list)
-    >>> png[:4], layers.frame_renders
-    (b'\\x89PNG', 1)
 """
 
 from __future__ import annotations
@@ -51,13 +48,19 @@ def send_widget_a11y() -> bool:
 
 
 class PlotImage(widgets.Image):
-    """``widgets.Image`` whose ``tooltip`` becomes the ``<img>`` title, its accessible name
-    (ipywidgets 8.1's view reads a ``description``, which Image lacks, and fails without it).
+    """A PNG whose ``tooltip``, its short alt text, becomes the ``<img>`` title, its accessible
+    name (ipywidgets 8.1's view reads a ``description``, which Image lacks, and fails without
+    it); flex-start, or a taller summary beside it would stretch it.
 
-    ``PlotImage(value=b"", format="png", tooltip="Plot of 7 chunks").tooltip`` -> 'Plot of 7 chunks'
+    ``PlotImage(tooltip="Plot of 7 chunks").tooltip`` -> 'Plot of 7 chunks'
     """
 
     description = Unicode("").tag(sync=True)
+
+    def __init__(self, **kwargs):
+        send_widget_a11y()
+        super().__init__(format="png", layout={"max_width": "640px", "align_self": "flex-start"},
+                         **kwargs)
 
 
 def int_slider(description: str, value: int, lo: int, hi: int, step: int = 1,
@@ -68,20 +71,6 @@ def int_slider(description: str, value: int, lo: int, hi: int, step: int = 1,
     return widgets.IntSlider(value=value, min=lo, max=hi, step=step, description=description,
                              tooltip=tooltip or description, continuous_update=False,
                              style={"description_width": "9em"}, layout={"width": "28em"})
-
-
-def image_view(png: bytes, alt: str = "") -> PlotImage:
-    """A picture with its alt text; flex-start, or a taller summary beside it stretches it."""
-    send_widget_a11y()
-    img = PlotImage(format="png", layout={"max_width": "640px", "align_self": "flex-start"})
-    set_image(img, png, alt)
-    return img
-
-
-def set_image(img: PlotImage, png: bytes, alt: str = "") -> None:
-    """Show ``png`` in ``img`` with its short alt text."""
-    img.value = png
-    img.tooltip = alt or img.tooltip
 
 
 def summary_html(title: str, rows: list[tuple[str, str]], alt: str = "") -> str:
@@ -125,10 +114,9 @@ def bars_patch(ax, bars, **style):
 
 
 class Layers:
-    """A figure redrawn as a frame cached per key plus a data layer (matplotlib's blitting),
-    encoded as PNG by Pillow. Fixed margins, no layout engine: one would move the axes and
-    spoil the cached frames. At most ``max_frames`` pictures are kept (about 0.6 MB each).
-    Drawn again with the module example's key, the frame is restored, not rendered again:
+    """A figure redrawn as a frame cached per key plus a data layer (matplotlib's blitting).
+    Fixed margins: a layout engine would move the axes and spoil the cached frames. At most
+    ``max_frames`` pictures are kept (0.6 MB each). The module example's key again: restored.
 
     ``(layers.draw("empty", lambda: None, list) == png, layers.frame_renders)`` -> (True, 1)
     """
@@ -150,10 +138,9 @@ class Layers:
 
     def draw(self, key, frame, data, overlays=tuple, underlays=tuple, under_key=None) -> bytes:
         """Redraw and return the PNG: ``frame()`` when ``key`` differs from the last draw's,
-        ``data()`` always (it returns the artists it added, which the next draw removes).
-        ``overlays()`` and ``underlays()`` return artists drawn over and under the data every
-        time, never removed (an axis whose range follows the data); with an ``under_key``
-        (what the underlays depend on besides ``key``) the frame with them is kept too.
+        ``data()`` always (it returns its artists, which the next draw removes). ``overlays()``
+        and ``underlays()`` return artists drawn over and under the data, never removed (an
+        axis that follows the data); the frame with the underlays is kept per ``under_key``.
         """
         for artist in self._data:
             artist.remove()
@@ -199,12 +186,11 @@ class Layers:
 
 
 class Explorer(widgets.VBox):
-    """An explorer: a VBox, so the lesson cell just returns it. A subclass states what is its
-    own: ``make_controls(**args)`` (``{argument: widget}``), ``compute(params)``,
-    ``draw_frame(ax, value)``, ``draw_data(ax, value, current)`` (returns its artists),
-    ``describe(value, current)`` (a title and rows), ``alt(value, current)``, with a stepper
-    ``count(value)`` and ``step_text(value, current)``, and any optional method below. The
-    module example's explorer has drawn twice, built and moved, and its summary follows C:
+    """An explorer (a VBox: the lesson cell returns it) states ``make_controls(**args)``
+    (``{argument: widget}``), ``compute(params)``, ``draw_frame(ax, value)``, ``draw_data(ax,
+    value, current)`` (returns its artists), ``describe(value, current)`` (a title and rows),
+    ``alt(value, current)``, with a stepper ``count(value)`` and ``step_text(value, current)``,
+    and any optional method below. The module example's explorer has drawn twice:
 
     ``(e.redraws, e.summary_rows()[0])`` -> (2, ('stride S = C − O', '300 − 50 = 250'))
     """
@@ -238,7 +224,7 @@ class Explorer(widgets.VBox):
             self.chunk_slider.observe(lambda change: self._changed(None, change), "value")
         self.summary = widgets.HTML(layout={"min_width": "22em"})
         self.layers = Layers(*self.figsize, margins=self.margins)
-        self.figure, self.image = self.layers.figure, image_view(b"")
+        self.figure, self.image = self.layers.figure, PlotImage()
         super().__init__(self.arrange())
         for name, control in self.controls.items():
             control.observe(lambda change, name=name: self._changed(name, change), "value")
@@ -346,7 +332,7 @@ class Explorer(widgets.VBox):
                                    lambda: self.overlays(ax), lambda: self.underlays(ax),
                                    self.under_key(value))
             alt = self.alt(value, current)
-            set_image(self.image, png, alt)
+            self.image.value, self.image.tooltip = png, alt
             self.summary.value = summary_html(*self.describe(value, current), alt)
             self.show(value, current)
             self.redraws += 1

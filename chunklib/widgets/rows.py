@@ -1,11 +1,9 @@
 """Chunks drawn as rows, first on top (the lesson 1, 2 and 3 plots): bars as one patch per
-style, the numbered row axis, axis labels that belong to the cached frame, and which chunks
-get a row when there are too many to see.
+style, the numbered row axis, the axis labels as texts of the cached frame (an axis's own
+label is redrawn with it on every move), and which chunks get a row when there are too many.
 
-Leaves out: what a row shows (each explorer's module draws its own) and the frame's legend.
+Leaves out: what a row shows and the legend (each explorer draws its own).
 
-    >>> shown_rows(801, current=400)[:3]
-    [0, 28, 55]
     >>> from chunklib.widgets.explorer import Layers
     >>> ax = Layers(7.5, 3.2).axes[0]
 """
@@ -27,29 +25,22 @@ def rows_patch(ax, bars, height: float = 0.76, **style):
                            for start, end, row in bars], **style)
 
 
-def row_ticks(k: int) -> list[int]:
-    """The rows (0-based) that get a number: the first, then every step-th, at most about 12
-    (the step is 1, 2, 5, 10, 20, 25, 50, ...).
+def row_axis(ax, chunks: list[int]) -> list[int]:
+    """Row ``i`` numbered by chunk ``chunks[i]`` (0-based, shown from 1): the first, then every
+    step-th (1, 2, 5, 10, 20, 25, 50, ...), about 12 numbers. Returns the numbered rows.
 
-    ``row_ticks(30)`` -> [0, 4, 9, 14, 19, 24, 29]
+    ``row_axis(ax, list(range(30)))`` -> [0, 4, 9, 14, 19, 24, 29]
     """
+    k = len(chunks)
     step = next(s for s in (1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 10**9) if s * 12 >= k)
-    return sorted({0, *range(step - 1, k, step)}) if k else []
-
-
-def row_axis(ax, chunks: list[int]) -> None:
-    """Rows top to bottom, row ``i`` numbered by chunk ``chunks[i]`` (0-based, shown from 1).
-
-    ``row_axis(ax, [0, 4, 9])``
-    """
-    ax.set_ylim(max(len(chunks), 1) - 0.5, -0.5)
-    ticks = row_ticks(len(chunks))
+    ticks = sorted({0, *range(step - 1, k, step)}) if k else []
+    ax.set_ylim(max(k, 1) - 0.5, -0.5)
     ax.set_yticks(ticks, [str(chunks[t] + 1) for t in ticks])
+    return ticks
 
 
 def axis_labels(ax, x: str, y: str) -> list:
-    """The axis labels as texts of the frame: the axes' own labels belong to the axes, which
-    a move redraws, and a label costs as much to draw as all the ticks.
+    """The axis labels as texts of the frame.
 
     ``axis_labels(ax, "position", "chunk")`` -> [Text(0, -17, 'position'), Text(-35, 0, 'chunk')]
     """
@@ -60,10 +51,10 @@ def axis_labels(ax, x: str, y: str) -> list:
 
 
 def shown_rows(k: int, current: int | None = None, limit: int = MAX_ROWS) -> list[int]:
-    """The chunks (0-based) that get a row: all ``k`` up to ``limit``, else ``limit`` evenly
-    spaced ones from the first to the last, and ``current``.
+    """The chunks that get a row: all ``k`` up to ``limit``, else ``limit`` evenly spaced ones
+    from the first to the last, and ``current``.
 
-    ``shown_rows(5)`` -> [0, 1, 2, 3, 4]
+    ``shown_rows(801, current=400)[:3]`` -> [0, 28, 55]
     """
     if k <= limit:
         return list(range(k))
@@ -72,10 +63,7 @@ def shown_rows(k: int, current: int | None = None, limit: int = MAX_ROWS) -> lis
 
 
 def sampled_rows_row(k: int, current: int | None, limit: int = MAX_ROWS) -> list[tuple]:
-    """The summary row that says the plot shows a sample of the chunks (none when all show).
-
-    ``sampled_rows_row(5, 0)`` -> []
-    """
+    """The summary row that says the plot shows a sample of the chunks (none when all show)."""
     if k <= limit:
         return []
     return [("plot", f"{len(shown_rows(k, current, limit))} of the {k} chunks, evenly spaced, "
