@@ -135,9 +135,6 @@ class BoundariesExplorer(Explorer):
     def count(self, value: Split) -> int:
         return len(value.spans)
 
-    def frame_key(self, value: Split):
-        return len(self.text)
-
     def draw_frame(self, ax, value: Split) -> None:
         """Axes, legend, and the status row's names under the axes, each after the one before
         it (the ■/□ before each name is data)."""

@@ -187,10 +187,11 @@ class Layers:
 
 class Explorer(widgets.VBox):
     """An explorer (a VBox: the lesson cell returns it) states ``make_controls(**args)``
-    (``{argument: widget}``), ``compute(params)``, ``draw_frame(ax, value)``, ``draw_data(ax,
-    value, current)`` (returns its artists), ``describe(value, current)`` (a title and rows),
-    ``alt(value, current)``, with a stepper ``count(value)`` and ``step_text(value, current)``,
-    and any optional method below. The module example's explorer has drawn twice:
+    (``{argument: widget}``), ``arrange()`` (the widgets in order), ``compute(params)``,
+    ``draw_frame(ax, value)``, ``draw_data(ax, value, current)`` (returns its artists),
+    ``describe(value, current)`` (a title and rows), ``alt(value, current)``, with a stepper
+    ``count(value)`` and ``step_text(value, current)``, and any optional method below. The
+    module example's explorer has drawn twice:
 
     ``(e.redraws, e.summary_rows()[0])`` -> (2, ('stride S = C − O', '300 − 50 = 250'))
     """
@@ -247,11 +248,6 @@ class Explorer(widgets.VBox):
 
     def show(self, value, current: int | None) -> None:
         """Fill the explorer's own views."""
-
-    def arrange(self) -> list:
-        """Controls, stepper, then the picture beside its summary."""
-        stepper = [self.stepper, self.step_label] if self.has_stepper else []
-        return [*self.controls.values(), *stepper, widgets.HBox([self.image, self.summary])]
 
     def overlays(self, ax) -> tuple:
         """Artists drawn over the data on every draw: the y axis (its rows follow the data)."""

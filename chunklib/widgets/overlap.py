@@ -21,15 +21,8 @@ import ipywidgets as widgets
 
 from chunklib import windows
 from chunklib.validate import require_int, require_window
+from chunklib.widgets import rows
 from chunklib.widgets.explorer import PALETTE, Explorer, int_slider
-from chunklib.widgets.rows import (
-    MAX_ROWS,
-    axis_labels,
-    row_axis,
-    rows_patch,
-    sampled_rows_row,
-    shown_rows,
-)
 
 
 class WindowPlan(NamedTuple):
@@ -67,8 +60,7 @@ class OverlapExplorer(Explorer):
     margins = {"left": 0.08, "bottom": 0.16, "top": 0.88}
     empty = "the document is empty."
 
-    def __init__(self, n: int = 1000, size: int = 200, overlap: int = 50,
-                 unit: str = "tokens"):
+    def __init__(self, n: int = 1000, size: int = 200, overlap: int = 50, unit: str = "tokens"):
         self.unit = unit
         super().__init__(n=n, size=size, overlap=overlap)
 
@@ -112,7 +104,7 @@ class OverlapExplorer(Explorer):
         from matplotlib.ticker import MaxNLocator
 
         ax.clear()
-        axis_labels(ax, f"position in the document ({self.unit})", "chunk")
+        rows.axis_labels(ax, f"position in the document ({self.unit})", "chunk")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=6))
         ax.grid(axis="x", alpha=0.3)
         ax.legend(handles=[Patch(facecolor=PALETTE[0], label="new units"),
@@ -129,30 +121,29 @@ class OverlapExplorer(Explorer):
         return plan.n
 
     def draw_data(self, ax, plan: WindowPlan, current):
-        """Each shown chunk a row: the part shared with the previous chunk hatched in the
+        """Each shown chunk a row: the part repeated from the previous chunk hatched in the
         second colour, the rest in the first, the current chunk outlined."""
         from matplotlib.patches import Rectangle
 
         ax.set_xlim(0, max(plan.n, 1))
-        rows = shown_rows(len(plan.spans), current)
-        new, shared, added = [], [], []
-        for row, k in enumerate(rows):
+        shown = rows.shown_rows(len(plan.spans), current)
+        new, repeated = [], []
+        for row, k in enumerate(shown):
             start, end = plan.spans[k]
             cut = min(max(plan.spans[k - 1][1] if k else start, start), end)
             new.append((cut, end, row))
-            shared += [(start, cut, row)] if cut > start else []
-        if new:
-            added.append(rows_patch(ax, new, facecolor=PALETTE[0], edgecolor="white",
-                                    linewidth=0.6))
-        if shared:
-            added.append(rows_patch(ax, shared, facecolor=PALETTE[1], edgecolor="black",
-                                    hatch="///", linewidth=0.4))
-        if current in rows:
+            repeated += [(start, cut, row)] if cut > start else []
+        added = [rows.rows_patch(ax, new, facecolor=PALETTE[0], edgecolor="white",
+                                 linewidth=0.6)] if new else []
+        if repeated:
+            added.append(rows.rows_patch(ax, repeated, facecolor=PALETTE[1], edgecolor="black",
+                                         hatch="///", linewidth=0.4))
+        if current in shown:
             start, end = plan.spans[current]
-            added.append(ax.add_patch(Rectangle((start, rows.index(current) - 0.45), end - start,
-                                                0.9, facecolor="none", edgecolor="black",
-                                                linewidth=2.2)))
-        row_axis(ax, rows)
+            added.append(ax.add_patch(Rectangle((start, shown.index(current) - 0.45),
+                                                end - start, 0.9, facecolor="none",
+                                                edgecolor="black", linewidth=2.2)))
+        rows.row_axis(ax, shown)
         return added
 
     def step_text(self, plan: WindowPlan, current: int) -> str:
@@ -161,7 +152,7 @@ class OverlapExplorer(Explorer):
 
     def describe(self, plan: WindowPlan, current):
         n, size, overlap, k, unit = plan.n, plan.size, plan.overlap, len(plan.spans), self.unit
-        rows = [
+        return f"N = {n}, C = {size}, O = {overlap}", [
             ("stride S = C − O", f"{size} − {overlap} = {plan.stride}"),
             ("chunks K", str(k)),
             ("starts", short_list(plan.starts)),
@@ -169,15 +160,15 @@ class OverlapExplorer(Explorer):
             ("stored positions", f"{plan.stored} ({plan.factor:.2f}× the document)"),
             ("always whole", f"any span of up to O + 1 = {overlap + 1} "
                              f"{unit if overlap else unit.removesuffix('s')}"),  # "1 token"
-            *sampled_rows_row(k, current),
+            *rows.sampled_rows_row(k, current),
         ]
-        return f"N = {n}, C = {size}, O = {overlap}", rows
 
     def alt(self, plan: WindowPlan, current) -> str:
         k = len(plan.spans)
         if not k:
             return "Empty plot: no chunks."
-        drawn = "" if k <= MAX_ROWS else f" ({len(shown_rows(k, current))} of them drawn)"
+        drawn = "" if k <= rows.MAX_ROWS else (
+            f" ({len(rows.shown_rows(k, current))} of them drawn)")
         return (f"Plot of {k} chunks{drawn} over {plan.n} {self.unit}; chunk {current + 1} "
                 "highlighted.")
 
