@@ -31,14 +31,7 @@ import ipywidgets as widgets
 from chunklib.course import experiment as ex
 from chunklib.course.fixture import load_source
 from chunklib.course.questions import get_question, load_questions
-from chunklib.widgets.explorer import (
-    PALETTE,
-    Explorer,
-    Layers,
-    PlotImage,
-    int_slider,
-    summary_html,
-)
+from chunklib.widgets.explorer import PALETTE, Explorer, Layers, PlotImage, int_slider, summary_html
 
 VIEWS = {"windows": "fixed windows", "structure": "structure-aware", "parent-child": "parent-child"}
 RETRIEVERS = ("dense", "lexical", "hybrid")  # the menu's options; the first is the lesson's
