@@ -182,10 +182,11 @@ class UnitsExplorer(Explorer):
         windows = fixed_windows(len(spans), params.size)
         chunks = [(spans[s][0], spans[e - 1][1]) for s, e in windows]
         reads = minilm_reads(self.text, chunks)
+        unread = [next((u for u in range(first, stop) if spans[u][1] > read_end), stop)
+                  for (first, stop), (_pieces, read_end) in zip(windows, reads)]
         return UnitChunks(params.kind, params.size, len(spans), windows, chunks,
                           cut_boundaries(chunks, self.sentences),
-                          cut_sentences(self.sentences, chunks), reads,
-                          unread_units(spans, windows, reads))
+                          cut_sentences(self.sentences, chunks), reads, unread)
 
     def count(self, c: UnitChunks) -> int:
         return len(c.windows)
@@ -295,20 +296,6 @@ class UnitsExplorer(Explorer):
                 + f"; an × at each of the {len(c.cut)} chunk ends inside a sentence"
                 + (f"; a dotted grey tail on the {truncated} chunks that all-MiniLM-L6-v2 cuts "
                    "short." if truncated else "; all-MiniLM-L6-v2 reads every chunk whole."))
-
-
-def unread_units(spans, windows, reads) -> list[int]:
-    """Per window of units: the first unit that ends after the model's ``read_end``.
-
-    ``unread_units([(0, 2), (3, 5)], [(0, 2)], [(9, 3)])`` -> [1]
-    """
-    out = []
-    for (first, stop), (_pieces, read_end) in zip(windows, reads, strict=True):
-        unit = first
-        while unit < stop and spans[unit][1] <= read_end:
-            unit += 1
-        out.append(unit)
-    return out
 
 
 def units_explorer(text: str | None = None, kind: str = "words",
