@@ -33,6 +33,15 @@ from chunklib.course.fixture import load_source
 from chunklib.course.questions import get_question, load_questions
 from chunklib.widgets.explorer import PALETTE, Explorer, Layers, PlotImage, int_slider, summary_html
 
+HOLDS, OTHER, REPEAT, EVIDENCE = PALETTE[0], PALETTE[2], PALETTE[1], PALETTE[3]
+NEIGHBOURHOOD = 1500  # characters around the evidence that the top-k view draws
+ZOOM_STEP = 100       # the top-k view reaches 100, 141, 200, ... characters past the evidence
+X_LABELS = 4          # character positions written under the top-k view, about
+# a hit away from the evidence: a triangle at the left edge of its row
+ELSEWHERE = {"marker": "<", "markersize": 10, "color": OTHER, "markeredgecolor": "black",
+             "linestyle": "none", "clip_on": False}
+CURVE_MARGINS = {"left": 0.09, "right": 0.975, "bottom": 0.145, "top": 0.965}
+TOPK_MARGINS = {"left": 0.075, "right": 0.975, "bottom": 0.165, "top": 0.83}
 VIEWS = {"windows": "fixed windows", "structure": "structure-aware", "parent-child": "parent-child"}
 RETRIEVERS = ("dense", "lexical", "hybrid")  # the menu's options; the first is the lesson's
 
@@ -67,17 +76,6 @@ def duplication_limit() -> float:
     return max(ex.index_duplication(s) for size in ex.SIZES
                for s in (*(ex.Strategy("windows", size, o) for o in ex.sweep_overlaps(size)),
                          ex.Strategy("structure", size))) * 1.08 + 0.03
-
-
-HOLDS, OTHER, REPEAT, EVIDENCE = PALETTE[0], PALETTE[2], PALETTE[1], PALETTE[3]
-NEIGHBOURHOOD = 1500  # characters around the evidence that the top-k view draws
-ZOOM_STEP = 100       # the top-k view reaches 100, 141, 200, ... characters past the evidence
-X_LABELS = 4          # character positions written under the top-k view, about
-# a hit away from the evidence: a triangle at the left edge of its row
-ELSEWHERE = {"marker": "<", "markersize": 10, "color": OTHER, "markeredgecolor": "black",
-             "linestyle": "none", "clip_on": False}
-CURVE_MARGINS = {"left": 0.09, "right": 0.975, "bottom": 0.145, "top": 0.965}
-TOPK_MARGINS = {"left": 0.075, "right": 0.975, "bottom": 0.165, "top": 0.83}
 
 
 class EvaluationView(NamedTuple):
