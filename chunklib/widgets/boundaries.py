@@ -11,7 +11,8 @@ a chunk end). Below it, the current chunk's text and the text on both sides of i
 Leaves out: token budgets (lesson 1) and overlap (lesson 3); ``split_sentences`` has no
 abbreviation list, so "Dr. Osei" counts as a sentence end here too.
 
-    >>> BoundariesExplorer(size=300).summary_rows()[1]
+    >>> b = BoundariesExplorer(size=300)
+    >>> b.summary_rows()[1]
     ('chunks', '9')
     >>> fold_rows(4), fold_rows(90)[:7]
     ([0, 1, 2, 3], [0, 0, 0, 1, 1, 1, 2])
@@ -163,6 +164,12 @@ class BoundariesExplorer(Explorer):
             self.status.append(label.get_window_extent(ax.figure.canvas.get_renderer()).p0)
 
     def draw_data(self, ax, value: Split, current):
+        """Chunks on ``fold_rows`` rows, the current one outlined, sentence ends dotted, an ×
+        at each chunk end in ``cut``, ■ or □ before each switch's name:
+
+        ``[type(a).__name__ for a in b.draw_data(b.figure.axes[0], b.computed, 0)][:5]``
+        -> ['PathPatch', 'PathPatch', 'Rectangle', 'LineCollection', 'Line2D']
+        """
         from matplotlib.patches import Rectangle
 
         rows = fold_rows(len(value.spans))

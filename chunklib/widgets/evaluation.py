@@ -11,7 +11,8 @@ a move could not compute in time is evaluated when the explorer is built (``ahea
 
 Leaves out: embeddings and editing the question set.
 
-    >>> EvaluationExplorer().summary_rows()[0]
+    >>> v = EvaluationExplorer()
+    >>> v.summary_rows()[0]
     ('recall, precision', '0.99, 0.154')
     >>> q19, ax = get_question("q19"), Layers(7.5, 3.2).axes[0]
     >>> hits = ex.evaluate(ex.Strategy("windows", 400, 100))[18].hits
@@ -208,7 +209,11 @@ class EvaluationExplorer(Explorer):
 
     def draw_data(self, ax, view: EvaluationView, current):
         """The evidence, a bar per hit near it, a triangle per hit elsewhere, a few character
-        positions under the x range (texts: cheaper than an x axis), the retriever's name."""
+        positions under the x range (texts: cheaper than an x axis), the retriever's name:
+
+        ``[type(a).__name__ for a in v.draw_data(v.figure.axes[0], v.computed, None)][:3]``
+        -> ['Rectangle', 'Line2D', 'PolyCollection']
+        """
         from matplotlib.ticker import MaxNLocator
 
         (lo, hi), hits = view.xlim, view.outcome.hits
@@ -299,7 +304,11 @@ class EvaluationExplorer(Explorer):
 
     def curve_points(self, ax, view: EvaluationView) -> list:
         """The sweep, the overlap written at both ends and at the ring (every text costs about
-        a millisecond), the star, the square, the ring on the current overlap."""
+        a millisecond), the star, the square, the ring on the current overlap:
+
+        ``[type(a).__name__ for a in v.curve_points(v.curve_layers.axes[0], v.computed)][:2]``
+        -> ['Line2D', 'Annotation']
+        """
         point = {"linestyle": "none", "markeredgecolor": "black"}
         added = ax.plot([s.index_duplication for s in view.sweep],
                         [s.complete for s in view.sweep], color=HOLDS, marker="o")

@@ -86,12 +86,17 @@ def summary_html(title: str, rows: list[tuple[str, str]], alt: str = "") -> str:
 
 
 def autograding() -> bool:
-    """True while nbgrader runs the notebook (it sets ``NBGRADER_EXECUTION``)."""
+    """True while nbgrader runs the notebook (it sets ``NBGRADER_EXECUTION``); in a learner's
+    kernel: ``autograding()`` -> False
+    """
     return bool(os.environ.get("NBGRADER_EXECUTION"))
 
 
 def not_drawn(name: str) -> widgets.HTML:
-    """What an explorer's cell shows while nbgrader runs the notebook."""
+    """What an explorer's cell shows while nbgrader runs the notebook.
+
+    ``not_drawn("overlap explorer").value`` -> '<i>The overlap explorer is not drawn ...</i>'
+    """
     return widgets.HTML(f"<i>The {html.escape(name)} is not drawn while nbgrader runs this "
                         "notebook; open the notebook in JupyterLab to use it.</i>")
 
@@ -164,7 +169,8 @@ class Layers:
         return self.png()
 
     def png(self) -> bytes:
-        """PNG bytes of what the canvas holds now (no new render)."""
+        """PNG bytes of what the canvas holds now (no new render): ``layers.png() == png`` -> True
+        """
         from PIL import Image
 
         buf = io.BytesIO()
@@ -186,12 +192,11 @@ class Layers:
 
 
 class Explorer(widgets.VBox):
-    """An explorer (a VBox: the lesson cell returns it) states ``make_controls(**args)``
-    (``{argument: widget}``), ``arrange()`` (the widgets in order), ``compute(params)``,
-    ``draw_frame(ax, value)``, ``draw_data(ax, value, current)`` (returns its artists),
-    ``describe(value, current)`` (a title and rows), ``alt(value, current)``, with a stepper
-    ``count(value)`` and ``step_text(value, current)``, and any optional method below. The
-    module example's explorer has drawn twice:
+    """An explorer (a VBox: the lesson cell returns it) states ``make_controls(**args)``,
+    ``arrange()``, ``compute(params)``, ``draw_frame(ax, value)``, ``draw_data(ax, value,
+    current)``, ``describe(value, current)``, ``alt(value, current)``, with a stepper
+    ``count(value)`` and ``step_text(value, current)`` (docs/explorers.md says what each
+    returns), and any optional method below. The module example's explorer has drawn twice:
 
     ``(e.redraws, e.summary_rows()[0])`` -> (2, ('stride S = C − O', '300 − 50 = 250'))
     """

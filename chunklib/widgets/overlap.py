@@ -9,7 +9,8 @@ current one, and the summary says so.
 Leaves out: real text (lesson 1 shows windows over words and tokens); here a document is just
 N unit positions. The skeleton is ``chunklib.widgets.explorer``.
 
-    >>> OverlapExplorer(n=1000, size=200, overlap=50).summary_rows()[0]
+    >>> e = OverlapExplorer(n=1000, size=200, overlap=50)
+    >>> e.summary_rows()[0]
     ('stride S = C − O', '200 − 50 = 150')
 """
 
@@ -122,7 +123,11 @@ class OverlapExplorer(Explorer):
 
     def draw_data(self, ax, plan: WindowPlan, current):
         """Each shown chunk a row: the part repeated from the previous chunk hatched in the
-        second colour, the rest in the first, the current chunk outlined."""
+        second colour, the rest in the first, the current chunk outlined. Returns the artists:
+
+        ``[type(a).__name__ for a in e.draw_data(e.figure.axes[0], e.computed, 0)]``
+        -> ['PathPatch', 'PathPatch', 'Rectangle']
+        """
         from matplotlib.patches import Rectangle
 
         ax.set_xlim(0, max(plan.n, 1))

@@ -63,7 +63,10 @@ def shown_rows(k: int, current: int | None = None, limit: int = MAX_ROWS) -> lis
 
 
 def sampled_rows_row(k: int, current: int | None, limit: int = MAX_ROWS) -> list[tuple]:
-    """The summary row that says the plot shows a sample of the chunks (none when all show)."""
+    """The summary row that says the plot shows a sample of the chunks (none when all show).
+
+    ``sampled_rows_row(5, 0)`` -> []
+    """
     if k <= limit:
         return []
     return [("plot", f"{len(shown_rows(k, current, limit))} of the {k} chunks, evenly spaced, "

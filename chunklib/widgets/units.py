@@ -11,7 +11,8 @@ sentence) and ``⊘`` where the model stops reading, so they read without colour
 Leaves out: overlap (lesson 3) and boundary-aware splitting (lesson 2); sentences come from
 ``chunklib.sentences.split_sentences`` (no abbreviation list).
 
-    >>> UnitsExplorer(kind="words", size=200).summary_rows()[2]
+    >>> u = UnitsExplorer(kind="words", size=200)
+    >>> u.summary_rows()[2]
     ('chunks K = ceil(N / C)', 'ceil(1204 / 200) = 7')
 """
 
@@ -218,7 +219,11 @@ class UnitsExplorer(Explorer):
 
     def draw_data(self, ax, c: UnitChunks, current):
         """The shown chunks in alternating styles, each unread tail dotted grey, an × where a
-        chunk ends inside a sentence, the current chunk outlined, short lists' lengths."""
+        chunk ends inside a sentence, the current chunk outlined, short lists' lengths:
+
+        ``[type(a).__name__ for a in u.draw_data(u.figure.axes[0], u.computed, 0)][:5]``
+        -> ['PathPatch', 'PathPatch', 'Rectangle', 'Line2D', 'Annotation']
+        """
         from matplotlib.patches import Rectangle
 
         labelled = len(c.windows) <= LABEL_LIMIT  # the x axis is 8 % wider for the lengths
