@@ -27,12 +27,13 @@ import ipywidgets as widgets
 import pytest
 
 import chunklib.widgets as widget_pkg
-from chunklib.widgets.common import not_drawn
-from chunklib.widgets.explorer import Explorer, explorers
+from chunklib.widgets.explorer import Explorer, not_drawn
 
-EXPLORERS = explorers()
 WIDGET_MODULES = sorted(f"chunklib.widgets.{m.name}" for m in pkgutil.iter_modules(
     widget_pkg.__path__))
+for _name in WIDGET_MODULES:  # every explorer class is defined once its module is imported
+    importlib.import_module(_name)
+EXPLORERS = [c for c in Explorer.__subclasses__() if c.__module__.startswith("chunklib.widgets.")]
 
 
 def factories() -> list[str]:

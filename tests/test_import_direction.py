@@ -106,4 +106,4 @@ def test_importing_a_layer_loads_no_drawing_library(kind):
     modules = [module_name(p) for p in MODULES if layer(p) == kind]
     assert len(modules) > 5
     assert drawing_libraries_loaded(modules) == "[]"
-    assert drawing_libraries_loaded(["chunklib.widgets.plotting", "ipywidgets"]) != "[]"
+    assert drawing_libraries_loaded(["chunklib.widgets.rows", "ipywidgets"]) != "[]"

@@ -1,6 +1,6 @@
-"""Cached-frame redraws (chunklib.widgets.layers), the palette, nbgrader's variable, and the
-autograde mode of what is not an explorer (the lesson-2 comparison, the self-checks); the
-explorers' autograde mode is part of tests/test_explorers.py."""
+"""Cached-frame redraws (chunklib.widgets.explorer.Layers), the palette, nbgrader's variable,
+and the autograde mode of what is not an explorer (the lesson-2 comparison, the self-checks);
+the explorers' autograde mode is part of tests/test_explorers.py."""
 
 import io
 import os
@@ -10,9 +10,8 @@ import sys
 import pytest
 from PIL import Image
 
-from chunklib.widgets.common import autograding
-from chunklib.widgets.layers import Layers, canvas_png
-from chunklib.widgets.plotting import PALETTE, interval_frame, interval_rows
+from chunklib.widgets.explorer import PALETTE, Layers, autograding
+from chunklib.widgets.rows import axis_labels, row_axis, rows_patch
 
 
 def pixels(png: bytes) -> bytes:
@@ -20,14 +19,26 @@ def pixels(png: bytes) -> bytes:
 
 
 def draw(layers, n, spans, current=0):
+    """Chunk rows over ``n`` units, chunk ``current`` outlined; ``n`` is the frame's key."""
+    from matplotlib.patches import Rectangle
+
     ax = layers.axes[0]
+
+    def frame():
+        ax.clear()
+        axis_labels(ax, "position", "chunk")
+        ax.legend(handles=[Rectangle((0, 0), 1, 1, label=f"{n} units")], loc="upper right")
 
     def data():
         ax.set_xlim(0, n)
-        return interval_rows(ax, spans, list(range(len(spans))), current)
+        row_axis(ax, list(range(len(spans))))
+        start, end = spans[current]
+        return [rows_patch(ax, [(s, e, row) for row, (s, e) in enumerate(spans)]),
+                ax.add_patch(Rectangle((start, current - 0.45), end - start, 0.9,
+                                       facecolor="none", edgecolor="black"))]
 
-    return layers.draw(key=(n,), frame=lambda: interval_frame(ax), data=data,
-                       overlays=(ax.yaxis, *ax.spines.values()), underlays=(ax.xaxis,))
+    return layers.draw((n,), frame, data, lambda: (ax.yaxis, *ax.spines.values()),
+                       lambda: (ax.xaxis,))
 
 
 def test_the_frame_is_rendered_once_per_key():
@@ -49,7 +60,7 @@ def test_a_cached_frame_gives_the_same_picture_as_a_fresh_draw():
     again = draw(cached, 1000, spans, current=1)
     fresh = draw(Layers(7.5, 3.2), 1000, spans, current=1)
     assert pixels(again) == pixels(fresh)
-    assert again[:4] == b"\x89PNG" and canvas_png(cached.figure)[:4] == b"\x89PNG"
+    assert again[:4] == b"\x89PNG" and cached.png() == again
 
 
 def test_old_data_artists_are_removed():

@@ -1,4 +1,4 @@
-"""The lesson-5 explorer on cached frames (chunklib.widgets.layers): the picture does
+"""The lesson-5 explorer on cached frames (chunklib.widgets.explorer.Layers): the picture does
 not
 depend on the path taken, the caches are bounded and give what a fresh build gives, and
 nothing is drawn (nor matplotlib imported) while nbgrader autogrades."""
@@ -8,7 +8,7 @@ import io
 import pytest
 from PIL import Image
 
-from chunklib.widgets.common import not_drawn
+from chunklib.widgets.explorer import not_drawn
 from chunklib.widgets.lifecycle import MATRIX, LifecycleExplorer, lifecycle_explorer
 
 OVERVIEW = ("Deployment Guide", "Overview")

@@ -414,7 +414,7 @@ def test_raw_release_errors_only_at_the_stubs(lesson, tmp_path, kernel_config):
 
 
 def test_widget_helpers_send_nothing_outside_a_kernel(capsys):
-    from chunklib.widgets.common import int_slider, send_widget_a11y
+    from chunklib.widgets.explorer import int_slider, send_widget_a11y
 
     assert send_widget_a11y() is False
     int_slider("chunk size C", 200, 1, 500)
@@ -422,20 +422,19 @@ def test_widget_helpers_send_nothing_outside_a_kernel(capsys):
 
 
 def test_plot_image_carries_its_alt_text_as_a_synced_tooltip():
-    from chunklib.widgets.common import PlotImage, image_view, set_image
-    from chunklib.widgets.layers import Layers
+    from chunklib.widgets.explorer import Layers, PlotImage
 
     png = Layers(2, 2).draw(key=0, frame=lambda: None, data=lambda: [])
-    img = image_view(png, alt="Plot of nothing")
+    img = PlotImage(value=png, tooltip="Plot of nothing")
     assert isinstance(img, PlotImage) and img.tooltip == "Plot of nothing"
     state = img.get_state()
     assert state["description"] == "" and state["tooltip"] == "Plot of nothing"
-    set_image(img, png, "Plot of something")
+    img.value, img.tooltip = png, "Plot of something"
     assert img.tooltip == "Plot of something" and img.value[:4] == b"\x89PNG"
 
 
 def test_accessibility_script_labels_sliders_and_frees_their_keys():
-    from chunklib.widgets.common import WIDGET_A11Y_JS
+    from chunklib.widgets.explorer import WIDGET_A11Y_JS
 
     for needle in ("aria-label", "aria-description", "data-lm-suppress-shortcuts",
                    "MutationObserver", "[role=\"slider\"]", "select"):

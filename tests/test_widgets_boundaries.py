@@ -10,9 +10,8 @@ from chunklib.course.comparison import compare_strategies
 from chunklib.course.passages import load_passage
 from chunklib.sentences import paragraph_spans, split_sentences
 from chunklib.splitter import recursive_split, split_text
-from chunklib.widgets.boundaries import BoundariesExplorer, boundaries_explorer
-from chunklib.widgets.boundaries_plot import fold_rows
-from chunklib.widgets.plotting import MAX_ROWS
+from chunklib.widgets.boundaries import BoundariesExplorer, boundaries_explorer, fold_rows
+from chunklib.widgets.rows import MAX_ROWS
 
 
 @pytest.fixture

@@ -13,8 +13,9 @@ from chunklib.widgets.evaluation import (
     curves,
     duplication_limit,
     evaluation_explorer,
+    hit_marks,
+    topk_range,
 )
-from chunklib.widgets.evaluation_plot import hit_marks, topk_range
 
 
 @pytest.fixture(scope="module")

@@ -6,8 +6,12 @@ import pytest
 
 from chunklib.course.edits import EDITS, make_edit
 from chunklib.course.fixture import load_sources
-from chunklib.widgets.lifecycle import KEPT_SHADOWS, LifecycleExplorer, lifecycle_explorer
-from chunklib.widgets.lifecycle_plot import column_states
+from chunklib.widgets.lifecycle import (
+    KEPT_SHADOWS,
+    LifecycleExplorer,
+    column_states,
+    lifecycle_explorer,
+)
 
 MATRIX = ("Deployment Guide", "Environment Matrix")
 OVERVIEW = ("Deployment Guide", "Overview")

@@ -5,7 +5,7 @@ import pytest
 
 from chunklib import windows
 from chunklib.widgets.overlap import OverlapExplorer, overlap_explorer, window_plan
-from chunklib.widgets.plotting import MAX_ROWS
+from chunklib.widgets.rows import MAX_ROWS
 
 
 def test_initial_state_shows_the_worked_example():

@@ -12,10 +12,14 @@ from hypothesis import strategies as st
 from chunklib.course.fixture import load_source, load_sources
 from chunklib.elements import parse_elements, sha256_hex
 from chunklib.structure import acl_window_chunks, structure_chunks, window_chunks
-from chunklib.widgets.common import not_drawn
-from chunklib.widgets.structure import StructureExplorer, source_chunks, structure_explorer
-from chunklib.widgets.structure_html import document_html
-from chunklib.widgets.structure_plot import repeated
+from chunklib.widgets.explorer import not_drawn
+from chunklib.widgets.structure import (
+    StructureExplorer,
+    document_html,
+    repeated,
+    source_chunks,
+    structure_explorer,
+)
 
 
 @pytest.fixture(scope="module")

@@ -14,10 +14,15 @@ from chunklib.course.passages import sample_passage
 from chunklib.course.units import PART1, TRIES
 from chunklib.sentences import split_sentences
 from chunklib.units import cut_sentences
-from chunklib.widgets.plotting import shown_rows
-from chunklib.widgets.units import UnitsExplorer, cut_boundaries, units_explorer
-from chunklib.widgets.units_html import chunk_view_html, text_view_html
-from chunklib.widgets.units_plot import MAX_ROWS
+from chunklib.widgets.rows import shown_rows
+from chunklib.widgets.units import (
+    MAX_ROWS,
+    UnitsExplorer,
+    chunk_view_html,
+    cut_boundaries,
+    text_view_html,
+    units_explorer,
+)
 from chunklib.windows import unit_windows
 
 

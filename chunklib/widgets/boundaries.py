@@ -1,22 +1,22 @@
 """The lesson-2 boundaries explorer: separators on/off, merging, a chunk size; chunk ends drawn
 against sentence ends.
 
-One setting (separators switched on, merge or not, size) gives one ``Split``: the chunks, the
-sentence each chunk end cuts, and the numbers the summary states (chunks, boundary quality,
-sentences cut, min/median/max length in characters), computed once with ``chunklib.splitter``,
-``chunklib.boundaries`` and ``chunklib.sentences``. The plot (``boundaries_plot``) draws one row
-per chunk, a dotted line at every sentence end and an × where a chunk ends inside a sentence;
-a status row under it shows which separators and merging are on, because switching a separator
-off does not always move a chunk end. Beyond 30 chunks, neighbouring chunks share a row and the
-summary says so. Below the picture, the current chunk's text and the text on both sides of its
-end (``⏎`` a line break).
+One setting gives one ``Split``, computed once with ``chunklib.splitter``,
+``chunklib.boundaries`` and ``chunklib.sentences``: the chunks, the ends that cut a sentence,
+the numbers of the summary. The plot draws one row per chunk (beyond 30 chunks, neighbours
+share a row: ``fold_rows``), a dotted line at every sentence end, an × where a chunk ends inside
+a sentence, and a status row of which separators are on (switching one off does not always move
+a chunk end). Below it, the current chunk's text and the text on both sides of its end.
 
 Leaves out: token budgets (lesson 1) and overlap (lesson 3); ``split_sentences`` has no
-abbreviation list, so "Dr. Osei" counts as a sentence end here too. The skeleton (caching,
-redraws, stepper, autograde note) is ``chunklib.widgets.explorer``.
+abbreviation list, so "Dr. Osei" counts as a sentence end here too.
 
-    >>> BoundariesExplorer(size=300).summary_rows()[1]
+    >>> b = BoundariesExplorer(size=300)
+    >>> b.summary_rows()[1]
     ('chunks', '9')
+    >>> fold_rows(4), fold_rows(90)[:7]
+    ([0, 1, 2, 3], [0, 0, 0, 1, 1, 1, 2])
+    >>> from chunklib.widgets.explorer import Layers
 """
 
 from __future__ import annotations
@@ -31,11 +31,14 @@ from chunklib.course.passages import load_passage
 from chunklib.sentences import sentences_cut_at, split_sentences
 from chunklib.splitter import recursive_split, split_text
 from chunklib.validate import require_int
-from chunklib.widgets.boundaries_plot import MARGINS, boundaries_frame, boundaries_rows
-from chunklib.widgets.common import int_slider
-from chunklib.widgets.explorer import Explorer
-from chunklib.widgets.plotting import MAX_ROWS
+from chunklib.widgets.explorer import PALETTE, Explorer, int_slider
+from chunklib.widgets.rows import MAX_ROWS, row_axis, rows_patch
 
+CHUNK_STYLES = [(PALETTE[0], "///"), (PALETTE[8], "\\\\\\")]  # blue, light orange
+SENTENCE_COLOUR, CUT_COLOUR = PALETTE[3], PALETTE[5]  # dark grey, dark orange
+CUT_MARK = {"linestyle": "none", "marker": "X", "markersize": 8, "color": CUT_COLOUR,
+            "markeredgecolor": "black", "markeredgewidth": 0.6}
+MARGINS = {"left": 0.085, "right": 0.97, "bottom": 0.17, "top": 0.925}  # fit the status row
 #: The separator hierarchy, in the order it is tried: argument -> (separator, name, checkbox).
 SEPARATORS = {"blank_line": ("\n\n", "blank line", "blank line \\n\\n"),
               "line_break": ("\n", "line break", "line break \\n"),
@@ -55,8 +58,7 @@ class Split(NamedTuple):
 
 
 def split(text: str, sentences, separators: tuple[str, ...], merge: bool, size: int) -> Split:
-    """The chunks of ``text`` and their numbers: recursive split, merged up to ``size`` or not.
-    With no separator, hard cuts every 6 characters end chunk 0 inside "Two.":
+    """The chunks of ``text``, merged up to ``size`` or not; hard cuts end chunk 0 in "Two.":
 
     ``split("One. Two.", [(0, 4), (5, 9)], (), True, 6).cut`` -> [0]
     """
@@ -78,10 +80,7 @@ def visible(text: str) -> str:
 
 
 class BoundariesExplorer(Explorer):
-    """Interactive boundaries explorer: ``e.separator_boxes[" "].value = False`` redraws it.
-
-    ``BoundariesExplorer(size=200, merge=False)`` starts with the pieces not merged.
-    """
+    """Interactive boundaries explorer: ``e.separator_boxes[" "].value = False`` redraws it."""
 
     name = "boundaries explorer"
     figsize = (7.5, 4.45)
@@ -126,7 +125,7 @@ class BoundariesExplorer(Explorer):
     def arrange(self):
         boxes = widgets.HBox(list(self.separator_boxes.values()))
         controls = widgets.VBox([widgets.HTML("<b>Separators, tried in this order:</b>"), boxes,
-                                 self.merge_box, self.size_slider, self.stepper.box,
+                                 self.merge_box, self.size_slider, self.stepper,
                                  self.step_label])
         return [controls, widgets.HBox([self.image, self.summary]), self.chunk_view]
 
@@ -137,17 +136,61 @@ class BoundariesExplorer(Explorer):
     def count(self, value: Split) -> int:
         return len(value.spans)
 
-    def frame_key(self, value: Split):
-        return len(self.text)
-
     def draw_frame(self, ax, value: Split) -> None:
-        names = [name for _, name, _ in SEPARATORS.values()]
-        self.status = boundaries_frame(ax, len(self.text), [*names, "merge"])
+        """Axes, legend, and the status row's names under the axes, each after the one before
+        it (the ■/□ before each name is data)."""
+        from matplotlib.lines import Line2D
+        from matplotlib.patches import Patch
+        from matplotlib.ticker import MaxNLocator
+
+        ax.clear()
+        ax.set_xlim(0, max(len(self.text), 1))
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_xlabel("character offset in the text")
+        ax.set_ylabel("chunk")
+        ax.legend(handles=[
+            Patch(facecolor=CHUNK_STYLES[0][0], hatch=CHUNK_STYLES[0][1], edgecolor="black",
+                  label="chunk"),
+            Patch(facecolor="none", edgecolor="black", linewidth=2, label="current chunk"),
+            Line2D([], [], color=SENTENCE_COLOUR, linestyle=":", label="sentence end"),
+            Line2D([], [], label="chunk end inside a sentence", **CUT_MARK),
+        ], loc="lower left", bbox_to_anchor=(0, 1.0), ncol=4, fontsize=8, frameon=False)
+        label = ax.text(0.01, 0.015, "switched on (■) or off (□):", fontsize=8, va="bottom",
+                        transform=ax.figure.transFigure)
+        self.status = []  # where each name starts, in figure pixels
+        for _sep, name, _label in [*SEPARATORS.values(), (None, "merge", None)]:
+            label = ax.annotate(name, (1, 0), xycoords=label, xytext=(14, 0), fontsize=8,
+                                textcoords="offset points", va="bottom")
+            self.status.append(label.get_window_extent(ax.figure.canvas.get_renderer()).p0)
 
     def draw_data(self, ax, value: Split, current):
+        """Chunks on ``fold_rows`` rows, the current one outlined, sentence ends dotted, an ×
+        at each chunk end in ``cut``, ■ or □ before each switch's name:
+
+        ``[type(a).__name__ for a in b.draw_data(b.figure.axes[0], b.computed, 0)][:5]``
+        -> ['PathPatch', 'PathPatch', 'Rectangle', 'LineCollection', 'Line2D']
+        """
+        from matplotlib.patches import Rectangle
+
+        rows = fold_rows(len(value.spans))
+        added = chunk_bars(ax, value.spans, rows)
+        if current is not None:
+            start, end = value.spans[current]
+            added.append(ax.add_patch(Rectangle((start, rows[current] - 0.48), end - start,
+                                                0.96, facecolor="none", edgecolor="black",
+                                                linewidth=2.2)))
+        added.append(ax.vlines([e for _, e in self.sentences], -0.5, max(rows, default=0) + 0.5,
+                               colors=SENTENCE_COLOUR, linestyles=":", linewidth=0.9))
+        if value.cut:
+            added += ax.plot([value.spans[i][1] for i in value.cut],
+                             [rows[i] for i in value.cut], **CUT_MARK)
         on = [sep in value.separators for sep, *_ in SEPARATORS.values()] + [value.merge]
-        return boundaries_rows(ax, value.spans, value.cut, [e for _, e in self.sentences],
-                               current, list(zip(self.status, on, strict=True)))
+        added += [ax.annotate("■" if on else "□", tuple(where), xycoords="figure pixels",
+                              xytext=(-2, 0), textcoords="offset points", ha="right",
+                              va="bottom", fontsize=8) for where, on in zip(self.status, on)]
+        first = {row: i for i, row in reversed(list(enumerate(rows)))}  # each row's first chunk
+        row_axis(ax, [first[row] for row in sorted(first)])
+        return added
 
     def step_text(self, value: Split, current: int) -> str:
         start, end = value.spans[current]
@@ -202,11 +245,30 @@ class BoundariesExplorer(Explorer):
                 f"<p>Its end: <code>…{before}</code> ‖ <code>{after}…</code> is {verdict}.</p>")
 
 
+def fold_rows(k: int, limit: int = MAX_ROWS) -> list[int]:
+    """The row of each of ``k`` chunks: one each up to ``limit``, else neighbours share rows.
+
+    ``fold_rows(60, limit=30)[:4]`` -> [0, 0, 1, 1]
+    """
+    return [i * min(k, limit) // k for i in range(k)]
+
+
+def chunk_bars(ax, spans, rows, height: float = 0.76) -> list:
+    """Chunk ``i`` as a bar on row ``rows[i]``, neighbours in alternating styles (also used by
+    ``compare_plot``); one patch per style.
+
+    ``len(chunk_bars(Layers(2, 1).axes[0], [(0, 5), (5, 9), (9, 12)], [0, 1, 2]))`` -> 2
+    """
+    bars = [(start, end, row) for (start, end), row in zip(spans, rows, strict=True)]
+    return [rows_patch(ax, bars[parity::2], height, facecolor=colour, hatch=hatch,
+                       edgecolor="black", linewidth=0.4)
+            for parity, (colour, hatch) in enumerate(CHUNK_STYLES) if bars[parity::2]]
+
+
 def boundaries_explorer(text: str | None = None, size: int = 300,
                         **switches: bool) -> BoundariesExplorer | widgets.HTML:
-    """Build the lesson-2 explorer on ``text`` (default: the course passage); the lesson cell
-    is this one call (a note instead while nbgrader autogrades). ``switches`` start a box off:
-    ``merge``, ``blank_line``, ``line_break``, ``full_stop``, ``space``.
+    """Build the lesson-2 explorer on ``text`` (default: the course passage); ``switches``
+    (``merge``, ``blank_line``, ``line_break``, ``full_stop``, ``space``) start a box off.
 
     ``boundaries_explorer(size=300)`` -> BoundariesExplorer(...)
     """

@@ -1,7 +1,7 @@
 """Fixed windows against recursive splitting on one text: a plot and its text summary (Lesson 2).
 
 The top panel has one row per strategy: its chunks as alternating hatched bars over character
-offsets (``boundaries_plot.chunk_bars``, as in the explorer), a dotted line at every sentence
+offsets (``boundaries.chunk_bars``, as in the explorer), a dotted line at every sentence
 end and an × wherever a chunk ends inside a sentence.
 The bottom panel marks every chunk's length per strategy, with the median and the chunk size,
 so the spread of lengths shows at a glance. Every number comes from
@@ -10,7 +10,7 @@ PNG inline with a real ``alt`` text, and the table under it) and prints as a pla
 the table is the plot's text alternative.
 
 matplotlib is imported only when a plot is drawn; while nbgrader autogrades the notebook
-(``chunklib.widgets.common.autograding``), ``compare`` returns the numbers and the table
+(``chunklib.widgets.explorer.autograding``), ``compare`` returns the numbers and the table
 without the plot, so autograde pays for no rendering.
 
 Leaves out: overlap and token budgets (chunk sizes are in characters here) and more than the
@@ -22,6 +22,7 @@ two strategies; the plot while nbgrader autogrades.
 
 from __future__ import annotations
 
+import io
 import statistics
 from collections import Counter
 
@@ -29,9 +30,8 @@ from chunklib.course.comparison import STRATEGIES, Comparison, compare_strategie
 from chunklib.course.passages import load_passage
 from chunklib.sentences import sentences_cut_at, split_sentences
 from chunklib.validate import require_int
-from chunklib.widgets.boundaries_plot import CUT_MARK, SENTENCE_COLOUR, chunk_bars
-from chunklib.widgets.common import autograding
-from chunklib.widgets.plotting import PALETTE, figure_png
+from chunklib.widgets.boundaries import CUT_MARK, SENTENCE_COLOUR, chunk_bars
+from chunklib.widgets.explorer import PALETTE, autograding
 
 MARKERS = {"fixed": ("s", PALETTE[0]), "recursive": ("o", PALETTE[1])}
 
@@ -99,5 +99,8 @@ def compare(text: str | None = None, size: int = 300) -> Comparison:
     text = load_passage() if text is None else text
     size = require_int("size", size, minimum=1)
     stats = compare_strategies(text, size)
-    png = b"" if autograding() else figure_png(comparison_figure(text, size))
+    buf = io.BytesIO()
+    if not autograding():
+        comparison_figure(text, size).savefig(buf, format="png", dpi=80)
+    png = buf.getvalue()
     return Comparison(len(text), size, stats, png)

@@ -1,54 +1,48 @@
 """The lesson-6 evaluation explorer: size and overlap sliders and a retriever menu drive the
-completeness-versus-duplication curve and the top-k view of one question.
+completeness-versus-duplication curve; a question and a strategy, the top-k view of it.
 
 The curve shows, for fixed windows of the chosen size, how many questions are complete at each
-overlap of the sweep against the index's duplication ratio; the current overlap is ringed, the
-stopping rule's choice is a star, structure-aware chunks of the same size are a square. The
-top-k view draws the hits of the chosen question and strategy over its source (evidence
-hatched). Each picture has its summary beside it, its text alternative.
+overlap of the sweep against the index's duplication ratio: the current overlap ringed, the
+stopping rule's choice a star, structure-aware chunks of the same size a square. The top-k
+view draws the hits of the chosen question over its source, evidence hatched; a hit away from
+the evidence is a triangle at the left of its row. Each picture has its summary beside it.
+The numbers come from ``chunklib.course.experiment``, which caches every evaluation; only what
+a move could not compute in time is evaluated when the explorer is built (``ahead``).
 
-One setting (size, overlap, question, view, retriever) gives one ``EvaluationView``, computed
-once by the base (``chunklib.widgets.explorer``). The numbers come from
-``chunklib.course.experiment``, which caches every evaluation for the kernel's life. Only
-what a move could not compute in time is evaluated ahead, when the explorer is built: the
-lexical and hybrid curves of every size (``ahead``; one size's lexical sweep, which brings the
-hybrid one with it, takes longer than a move may). A dense curve is evaluated when it is
-first shown (``curve``), once. The curve's x axis is the same at every size; its limit needs
-only the index duplication of every size, which is chunking alone
-(``experiment.index_duplication``), not retrieval.
-The top-k view is the base's picture; the curve is the extra view, with its own layers.
+Leaves out: embeddings and editing the question set.
 
-Leaves out: the drawing (``chunklib.widgets.evaluation_plot``), embeddings, and editing the
-question set.
-
-    >>> EvaluationExplorer().summary_rows()[0]
+    >>> v = EvaluationExplorer()
+    >>> v.summary_rows()[0]
     ('recall, precision', '0.99, 0.154')
+    >>> q19, ax = get_question("q19"), Layers(7.5, 3.2).axes[0]
+    >>> hits = ex.evaluate(ex.Strategy("windows", 400, 100))[18].hits
+    >>> marks = hit_marks(q19, hits)
+    >>> topk_range(q19, hits, marks)
+    (10061, 12635)
 """
 
 from __future__ import annotations
 
-import html
+import math
 from functools import cache
 from typing import NamedTuple
 
 import ipywidgets as widgets
 
 from chunklib.course import experiment as ex
+from chunklib.course.fixture import load_source
 from chunklib.course.questions import get_question, load_questions
-from chunklib.widgets.common import image_view, int_slider, set_image, summary_html
-from chunklib.widgets.evaluation_plot import (
-    CURVE_MARGINS,
-    TOPK_MARGINS,
-    curve_frame,
-    curve_points,
-    hit_marks,
-    topk_frame,
-    topk_hits,
-    topk_range,
-)
-from chunklib.widgets.explorer import Explorer
-from chunklib.widgets.layers import Layers
+from chunklib.widgets.explorer import PALETTE, Explorer, Layers, PlotImage, int_slider, summary_html
 
+HOLDS, OTHER, REPEAT, EVIDENCE = PALETTE[0], PALETTE[2], PALETTE[1], PALETTE[3]
+NEIGHBOURHOOD = 1500  # characters around the evidence that the top-k view draws
+ZOOM_STEP = 100       # the top-k view reaches 100, 141, 200, ... characters past the evidence
+X_LABELS = 4          # character positions written under the top-k view, about
+# a hit away from the evidence: a triangle at the left edge of its row
+ELSEWHERE = {"marker": "<", "markersize": 10, "color": OTHER, "markeredgecolor": "black",
+             "linestyle": "none", "clip_on": False}
+CURVE_MARGINS = {"left": 0.09, "right": 0.975, "bottom": 0.145, "top": 0.965}
+TOPK_MARGINS = {"left": 0.075, "right": 0.975, "bottom": 0.165, "top": 0.83}
 VIEWS = {"windows": "fixed windows", "structure": "structure-aware", "parent-child": "parent-child"}
 RETRIEVERS = ("dense", "lexical", "hybrid")  # the menu's options; the first is the lesson's
 
@@ -127,7 +121,7 @@ class EvaluationExplorer(Explorer):
             curves(self.k, name)
         self.xmax = duplication_limit()
         self.curve_layers = Layers(6.4, 3.6, margins=CURVE_MARGINS)
-        self.curve_image = image_view(b"")
+        self.curve_image = PlotImage()
         self.curve_summary = widgets.HTML(layout=widgets.Layout(min_width="22em"))
         self.curve_shown: tuple | None = None  # (size, overlap, retriever) the curve shows
         super().__init__(size=size, overlap=overlap, question=question, view=view,
@@ -192,30 +186,64 @@ class EvaluationExplorer(Explorer):
         return EvaluationView(size, overlap, retriever, sweep, stop, structure, here, question,
                               strategy, outcome, marks, topk_range(question, outcome.hits, marks))
 
-    # the base's picture: the top-k view
-    def frame_key(self, view: EvaluationView):
-        return self.k  # one frame: ranks and legend
+    # -- the base's picture: the top-k view of one question -----------------------------------
 
     def draw_frame(self, ax, view: EvaluationView) -> None:
-        topk_frame(ax, self.k)
+        """Rank rows and the legend: the same for every question (one frame)."""
+        from matplotlib.lines import Line2D
+        from matplotlib.patches import Patch
+
+        ax.clear()
+        ax.set_ylabel("rank")
+        ax.set_ylim(self.k - 0.5, -0.5)
+        ax.set_yticks(range(self.k), [str(i + 1) for i in range(self.k)])
+        ax.set_xticks([])  # the character positions are written with the hits
+        ax.set_xlabel("character position in the question's source", labelpad=12)
+        ax.legend(handles=[Patch(facecolor=HOLDS, label="holds all evidence"),
+                           Patch(facecolor=OTHER, label="does not"),
+                           Patch(facecolor="white", hatch="///", edgecolor="black",
+                                 label="near-duplicate of a higher hit"),
+                           Patch(facecolor=EVIDENCE, alpha=0.35, hatch="xx", label="evidence"),
+                           Line2D([], [], label="a hit elsewhere (see the table)", **ELSEWHERE)],
+                  loc="lower left", bbox_to_anchor=(0, 1.0), ncol=3, fontsize=7, frameon=False)
 
     def draw_data(self, ax, view: EvaluationView, current):
-        return topk_hits(ax, view.question, view.outcome.hits, view.marks, view.xlim,
-                         view.retriever)
+        """The evidence, a bar per hit near it, a triangle per hit elsewhere, a few character
+        positions under the x range (texts: cheaper than an x axis), the retriever's name:
+
+        ``[type(a).__name__ for a in v.draw_data(v.figure.axes[0], v.computed, None)][:3]``
+        -> ['Rectangle', 'Line2D', 'PolyCollection']
+        """
+        from matplotlib.ticker import MaxNLocator
+
+        (lo, hi), hits = view.xlim, view.outcome.hits
+        ax.set_xlim(lo, hi)
+        added = [ax.axvspan(s, e, facecolor=EVIDENCE, alpha=0.35, hatch="xx", edgecolor="black",
+                            linewidth=0.3) for s, e in view.question.evidence_spans]
+        if away := [rank for rank, (_h, _r, near) in enumerate(view.marks) if not near]:
+            added += ax.plot([lo] * len(away), away, **ELSEWHERE)
+        added += [ax.broken_barh([(h["start"], h["end"] - h["start"])], (rank - 0.35, 0.7),
+                                 facecolor=HOLDS if holds else OTHER, edgecolor="black",
+                                 hatch="///" if repeats else "", linewidth=0.5)
+                  for rank, (h, (holds, repeats, near)) in enumerate(zip(hits, view.marks))
+                  if near]
+        added += [ax.text(x, ax.get_ylim()[0] + 0.1, f"{x:.0f}", ha="center", va="top",
+                          fontsize=8)
+                  for x in MaxNLocator(X_LABELS, integer=True).tick_values(lo, hi) if lo <= x <= hi]
+        return added + [ax.text(1.0, 1.02, f"{view.retriever} retrieval", transform=ax.transAxes,
+                                ha="right", va="bottom", fontsize=8)]
 
     def overlays(self, ax) -> tuple:
         return tuple(ax.spines.values())  # the rank axis never changes
 
     def describe(self, view: EvaluationView, current):
-        o = view.outcome
+        o, q = view.outcome, view.question
         rows = [("recall, precision", f"{o.recall:.2f}, {o.precision:.3f}")]
-        for rank, (h, (holds, repeats, _near)) in enumerate(zip(o.hits, view.marks,
-                                                                strict=True)):
-            rows.append((f"hit {rank + 1}", f"{h['source_id']} {h['start']}–{h['end']}, score "
-                         f"{h['score']}; holds the evidence: {'yes' if holds else 'no'}; "
-                         f"near-duplicate: {'yes' if repeats else 'no'}"))
+        rows += [(f"hit {rank + 1}", f"{h['source_id']} {h['start']}–{h['end']}, score "
+                  f"{h['score']}; holds the evidence: {'yes' if holds else 'no'}; "
+                  f"near-duplicate: {'yes' if repeats else 'no'}")
+                 for rank, (h, (holds, repeats, _near)) in enumerate(zip(o.hits, view.marks))]
         verdict = "complete" if o.complete else "not complete"
-        q = view.question
         return (f"{q.id} (in {q.source_id}) with {view.strategy.label}, {view.retriever} "
                 f"retrieval: {verdict}", rows)
 
@@ -224,36 +252,117 @@ class EvaluationExplorer(Explorer):
         return (f"Top {self.k} hits of {view.strategy.label} ({view.retriever} retrieval) for "
                 f"{q.id}, over {q.source_id}.")
 
-    # the extra view: the curve
-    def curve_rows(self, view: EvaluationView) -> list[tuple[str, str]]:
-        """The curve's text alternative as (label, value) pairs."""
-        here, stop, structure = view.here, view.stop, view.structure
-        return [("windows now", f"{here.counts} complete, index duplication "
-                                f"{here.index_duplication:.3f}"),
-                ("near-duplicate hits", f"{here.near_duplicates} of {here.hits}"),
-                ("the curve", ", ".join(f"O={s.strategy.overlap}: {s.counts}"
-                                        for s in view.sweep)),
-                ("stopping rule", f"stop at O={stop.strategy.overlap} ({stop.counts}): the "
-                 "next step gains less than one question" if stop is not view.sweep[-1]
-                 else "every step gains: no stop within the sweep"),
-                ("structure-aware", f"{structure.counts} complete, index duplication "
-                                    f"{structure.index_duplication:.3f}")]
+    # -- the second picture: the curve of one size ----------------------------------------
 
     def show(self, view: EvaluationView, current) -> None:
-        if (view.size, view.overlap, view.retriever) == self.curve_shown:  # question or view
+        """Draw the curve and its summary, unless only the question or the view moved."""
+        if (view.size, view.overlap, view.retriever) == self.curve_shown:
             return
         self.curve_shown = view.size, view.overlap, view.retriever
         ax = self.curve_layers.axes[0]
-        png = self.curve_layers.draw(
-            key="curve", frame=lambda: curve_frame(ax, view.here.n, self.xmax),
-            data=lambda: curve_points(ax, view.sweep, view.stop, view.structure, view.overlap))
+        png = self.curve_layers.draw("curve", lambda: self.curve_frame(ax, view.here.n),
+                                     lambda: self.curve_points(ax, view))
         alt = (f"Complete questions against duplication for windows of {view.size} characters, "
                f"{view.retriever} retrieval.")
-        set_image(self.curve_image, png, alt)
-        self.curve_summary.value = (
-            summary_html(f"Windows of {view.size} characters, overlap {view.overlap}, top "
-                         f"{self.k}, {view.retriever} retrieval", self.curve_rows(view))
-            + f"<p><small>Plot: {html.escape(alt)}</small></p>")
+        self.curve_image.value, self.curve_image.tooltip = png, alt
+        here, stop, structure = view.here, view.stop, view.structure
+        self.curve_summary.value = summary_html(
+            f"Windows of {view.size} characters, overlap {view.overlap}, top {self.k}, "
+            f"{view.retriever} retrieval",
+            [("windows now", f"{here.counts} complete, index duplication "
+                             f"{here.index_duplication:.3f}"),
+             ("near-duplicate hits", f"{here.near_duplicates} of {here.hits}"),
+             ("the curve", ", ".join(f"O={s.strategy.overlap}: {s.counts}" for s in view.sweep)),
+             ("stopping rule", f"stop at O={stop.strategy.overlap} ({stop.counts}): the next "
+              "step gains less than one question" if stop is not view.sweep[-1]
+              else "every step gains: no stop within the sweep"),
+             ("structure-aware", f"{structure.counts} complete, index duplication "
+                                 f"{structure.index_duplication:.3f}")], alt)
+
+    def curve_frame(self, ax, n: int) -> None:
+        """The curve's axes (``n`` questions; the same duplication range for every size), grid
+        and legend: one frame."""
+        from matplotlib.lines import Line2D
+        from matplotlib.ticker import MaxNLocator
+
+        ax.clear()
+        ax.set_xlim(-0.02, self.xmax)
+        ax.set_ylim(0, n + 1)
+        ax.set_xlabel("index duplication ratio (repeated characters / fixture length)")
+        ax.set_ylabel(f"complete questions (of {n})")
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.grid(alpha=0.3)
+        marker = {"linestyle": "none", "markeredgecolor": "black"}
+        ax.legend(handles=[
+            Line2D([], [], color=HOLDS, marker="o", label="fixed windows (one point per overlap)"),
+            Line2D([], [], marker="o", markersize=14, markerfacecolor="none",
+                   label="current overlap", **marker),
+            Line2D([], [], marker="*", markersize=15, color=REPEAT, label="stopping rule's choice",
+                   **marker),
+            Line2D([], [], marker="s", markersize=9, color=OTHER,
+                   label="structure-aware, same size", **marker)], loc="lower right", fontsize=7)
+
+    def curve_points(self, ax, view: EvaluationView) -> list:
+        """The sweep, the overlap written at both ends and at the ring (every text costs about
+        a millisecond), the star, the square, the ring on the current overlap:
+
+        ``[type(a).__name__ for a in v.curve_points(v.curve_layers.axes[0], v.computed)][:2]``
+        -> ['Line2D', 'Annotation']
+        """
+        point = {"linestyle": "none", "markeredgecolor": "black"}
+        added = ax.plot([s.index_duplication for s in view.sweep],
+                        [s.complete for s in view.sweep], color=HOLDS, marker="o")
+        added += [ax.annotate(f"O={s.strategy.overlap}", (s.index_duplication, s.complete),
+                              textcoords="offset points", xytext=(4, -12), fontsize=7)
+                  for s in dict.fromkeys([view.sweep[0], view.here, view.sweep[-1]])]
+        for s, style in ((view.stop, {"marker": "*", "markersize": 15, "color": REPEAT}),
+                         (view.structure, {"marker": "s", "markersize": 9, "color": OTHER}),
+                         (view.here, {"marker": "o", "markersize": 14,
+                                      "markerfacecolor": "none"})):
+            added += ax.plot([s.index_duplication], [s.complete], **style, **point)
+        return added
+
+
+def hit_marks(question, hits) -> tuple[tuple[bool, bool, bool], ...]:
+    """Per hit: does it hold all the evidence, is it a near-duplicate of a higher hit, is it
+    near the evidence (same source, within ``NEIGHBOURHOOD`` characters).
+
+    ``hit_marks(q19, hits)[3]`` -> (False, False, True)
+    """
+    lo, hi = _evidence_range(question)
+    marks = []
+    for rank, h in enumerate(hits):
+        same = h["source_id"] == question.source_id
+        marks.append((same and all(h["start"] <= s and e <= h["end"]
+                                   for s, e in question.evidence_spans),
+                      ex.near_duplicates(hits[:rank + 1]) > ex.near_duplicates(hits[:rank]),
+                      same and h["start"] < hi + NEIGHBOURHOOD and lo - NEIGHBOURHOOD < h["end"]))
+    return tuple(marks)
+
+
+def _evidence_range(question) -> tuple[int, int]:
+    return (min(s for s, _e in question.evidence_spans),
+            max(e for _s, e in question.evidence_spans))
+
+
+def _reach(need: float) -> int:
+    """The smallest of 100, 141, 200, 283, 400, ... (steps of √2) at least ``need``."""
+    return round(ZOOM_STEP * math.sqrt(2) ** max(0, math.ceil(2 * math.log2(need / ZOOM_STEP))))
+
+
+def topk_range(question, hits, marks) -> tuple[int, int]:
+    """The x range of the top-k view: on each side of the evidence the smallest of 100, 141,
+    200, 283, ... characters that shows every hit near the evidence with a margin, cut at the
+    ends of the source. (Example: the module's.)
+    """
+    ev_lo, ev_hi = _evidence_range(question)
+    near = [h for h, (_holds, _repeats, is_near) in zip(hits, marks, strict=True) if is_near]
+    lo = min([ev_lo] + [h["start"] for h in near])
+    hi = max([ev_hi] + [h["end"] for h in near])
+    pad = max(50, (hi - lo) // 10)
+    left, right = _reach(ev_lo - lo + pad), _reach(hi - ev_hi + pad)
+    length = len(load_source(question.source_id).text)
+    return max(ev_lo - left, -pad), min(ev_hi + right, length + pad)
 
 
 def evaluation_explorer(size: int = 400, overlap: int = 100, question: str = "q19",

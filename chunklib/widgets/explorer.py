@@ -1,300 +1,341 @@
-"""The one skeleton every lesson explorer stands on: controls, a cached computation, a picture
-drawn as a frame and a data layer, a summary that is its text alternative, a chunk stepper.
+"""The one skeleton every lesson explorer stands on: controls, one cached ``compute(params)``
+per setting, a picture drawn as a cached frame with a data layer on top (``Layers``), a
+summary that is its text alternative, a chunk stepper; with the re-entrancy guard, batched
+updates, the autograde placeholder and the accessibility fixes (``a11y.js``) built in.
+docs/explorers.md explains the design and how to port an explorer onto it.
 
-A move of any control runs one path: the control values become ``params`` (a named tuple,
-one field per control), ``compute(params)`` turns them into one value object (computed and
-validated once per setting, in a bounded cache, so a move back costs nothing), and the base
-draws it: the frame (what depends only on ``frame_key``) is rendered once per key and kept by
-``chunklib.widgets.layers.Layers``, the data layer is drawn over it, the summary and the
-stepper line are written. Built in, so no explorer writes them again:
+Leaves out: the drawing of any particular plot (each explorer's module) and interactive
+matplotlib backends (the picture is a PNG, which works in exported HTML too).
 
-- a re-entrancy guard: a control that changes another control (a range that follows another
-  value, the stepper clamped when there are fewer chunks) never starts a second redraw;
-- batched updates: everything that changes during one move, or inside ``with e.batch():``,
-  is drawn once, at the end (``e.redraws`` counts the redraws);
-- the autograde placeholder: ``build`` returns ``not_drawn(...)`` while nbgrader runs the
-  notebook, so no explorer is built and matplotlib is never imported then;
-- accessibility: labelled sliders with tooltips (``int_slider``), the picture as a
-  ``PlotImage`` whose tooltip is its short alt text, the summary (a live region) ending with
-  the plot's description in words.
-
-How to port an explorer onto this base (a checklist):
-
-1. Subclass ``Explorer``; set ``name`` (for the placeholder, e.g. "overlap explorer"),
-   ``figsize``, ``margins``, and ``empty`` (the stepper's line when there are no chunks).
-2. ``make_controls(**args)`` returns the controls as ``{param: widget}`` in display order
-   (``int_slider``, ``widgets.Dropdown``, ``widgets.Checkbox``), each key the name of the
-   constructor argument that sets it, so ``cls(**params)`` builds the explorer at a setting;
-   keep the attribute names the lesson and its tests use (``self.size_slider = ...``).
-   ``check(**args)`` refuses bad arguments (a clear ValueError/TypeError) before anything is
-   built.
-3. ``compute(params)`` returns the value object for one setting: every number the picture and
-   the summary show, computed once (a NamedTuple). Nothing else computes.
-4. ``count(value)``: how many chunks the stepper steps through.
-5. ``frame_key(value)`` and ``draw_frame(ax, value)``: the axes, labels and legend that depend
-   only on the key; ``draw_data(ax, value, current)`` returns the artists it adds.
-6. ``step_text(value, current)``, ``describe(value, current)`` (the summary: a title and
-   (label, value) rows) and ``alt(value, current)`` (the picture in one sentence).
-7. Optional: ``adjust(name, old, new)`` when a control changes another control's range;
-   ``views()`` and ``show(value, current)`` for extra views (HTML, or a second picture with its
-   own ``Layers``); ``notes()`` under the controls; ``arrange()`` to place everything;
-   ``overlays(ax)`` for artists drawn over the data on every draw (default: y axis and
-   spines), ``underlays(ax)`` and ``under_key(value)`` for artists under it, kept per key;
-   ``has_stepper = False`` for an explorer without a chunk stepper (``current`` is then None).
-   State that no control holds (a button's effect): keep it on the explorer, add it to
-   ``params()`` (any hashable), and call ``refresh()`` after changing it.
-8. The factory the lesson calls is one line: ``return OverlapExplorer.build(n=n, ...)``.
-9. Tests: ``tests/test_explorers.py`` finds the class by itself; the explorer's own test file
-   keeps only what is its own (the numbers it shows). ``benchmarks/explorers.py`` times it.
-
-Leaves out: the drawing of any particular plot (each explorer's ``*_plot`` module) and
-interactive matplotlib backends (the picture is a PNG, which works in exported HTML too).
-
-    >>> "OverlapExplorer" in {c.__name__ for c in explorers()}
-    True
     >>> from chunklib.widgets.overlap import OverlapExplorer
-    >>> e = OverlapExplorer(n=1000, size=200, overlap=50)
+    >>> e, layers = OverlapExplorer(n=1000, size=200, overlap=50), Layers(7.5, 3.2)
     >>> e.size_slider.value = 300
+    >>> png = layers.draw("empty", lambda: None, list)
 """
 
 from __future__ import annotations
 
 import html
-import importlib
-import pkgutil
-from collections import namedtuple
-from collections.abc import Hashable, Iterable
+import io
+import os
+from collections import OrderedDict, namedtuple
 from contextlib import contextmanager
 from functools import lru_cache
+from importlib.resources import files
 
 import ipywidgets as widgets
+from IPython import get_ipython
+from IPython.display import Javascript, display
+from traitlets import Unicode
 
-from chunklib.widgets.common import (
-    ChunkStepper,
-    autograding,
-    image_view,
-    not_drawn,
-    set_image,
-    summary_html,
-)
-from chunklib.widgets.layers import Layers
+# matplotlib's tableau-colorblind10 (a test checks these against matplotlib's style library)
+PALETTE = ["#006BA4", "#FF800E", "#ABABAB", "#595959", "#5F9ED1", "#C85200", "#898989",
+           "#A2C8EC", "#FFBC79", "#CFCFCF"]
+WIDGET_A11Y_JS = files(__package__).joinpath("a11y.js").read_text(encoding="utf-8")
+_sent_in = None  # the (shell, cell run) the script was last sent in
 
-_REGISTRY: list[type] = []
+
+def send_widget_a11y() -> bool:
+    """Display ``a11y.js`` once per cell run, only in a kernel: ``send_widget_a11y()`` -> False
+    """
+    global _sent_in
+    shell = get_ipython()
+    if getattr(shell, "kernel", None) is None or _sent_in == (id(shell), shell.execution_count):
+        return False
+    _sent_in = (id(shell), shell.execution_count)
+    display(Javascript(WIDGET_A11Y_JS))
+    return True
+
+
+class PlotImage(widgets.Image):
+    """A PNG whose ``tooltip``, its short alt text, becomes the ``<img>`` title, its accessible
+    name (ipywidgets 8.1's view reads a ``description``, which Image lacks, and fails without
+    it); flex-start, or a taller summary beside it would stretch it.
+
+    ``PlotImage(tooltip="Plot of 7 chunks").tooltip`` -> 'Plot of 7 chunks'
+    """
+
+    description = Unicode("").tag(sync=True)
+
+    def __init__(self, **kwargs):
+        send_widget_a11y()
+        super().__init__(format="png", layout={"max_width": "640px", "align_self": "flex-start"},
+                         **kwargs)
+
+
+def int_slider(description: str, value: int, lo: int, hi: int, step: int = 1,
+               tooltip: str | None = None) -> widgets.IntSlider:
+    """An integer slider with a label and a tooltip: ``int_slider("O", 50, 0, 99).value`` -> 50
+    """
+    send_widget_a11y()
+    return widgets.IntSlider(value=value, min=lo, max=hi, step=step, description=description,
+                             tooltip=tooltip or description, continuous_update=False,
+                             style={"description_width": "9em"}, layout={"width": "28em"})
+
+
+def summary_html(title: str, rows: list[tuple[str, str]], alt: str = "") -> str:
+    """The text alternative beside a picture: a live region, a table, the alt text under it.
+
+    ``summary_html("Overlap", [("stride", "150")])`` -> "<div role='status' ...150...</div>"
+    """
+    body = "".join(f"<tr><th style='text-align:left;padding-right:1em'>{html.escape(k)}</th>"
+                   f"<td>{html.escape(v)}</td></tr>" for k, v in rows)
+    plot = f"<p><small>Plot: {html.escape(alt)}</small></p>" if alt else ""
+    return (f"<div role='status' aria-live='polite'><b>{html.escape(title)}</b>"
+            f"<table>{body}</table>{plot}</div>")
+
+
+def autograding() -> bool:
+    """True while nbgrader runs the notebook (it sets ``NBGRADER_EXECUTION``); in a learner's
+    kernel: ``autograding()`` -> False
+    """
+    return bool(os.environ.get("NBGRADER_EXECUTION"))
+
+
+def not_drawn(name: str) -> widgets.HTML:
+    """What an explorer's cell shows while nbgrader runs the notebook.
+
+    ``not_drawn("overlap explorer").value`` -> '<i>The overlap explorer is not drawn ...</i>'
+    """
+    return widgets.HTML(f"<i>The {html.escape(name)} is not drawn while nbgrader runs this "
+                        "notebook; open the notebook in JupyterLab to use it.</i>")
+
+
+def bars_patch(ax, bars, **style):
+    """One patch of many rectangles ``(x, width, y, height)``: a hatch costs as much per drawn
+    path however small, so one path per style keeps many bars cheap.
+
+    ``bars_patch(layers.axes[0], [(0, 5, 0.6, 0.5)]).get_path().vertices[2].tolist()`` -> [5.0, 1.1]
+    """
+    from matplotlib.patches import PathPatch
+    from matplotlib.path import Path
+
+    vertices = [v for x, w, y, h in bars for v in ((x, y), (x + w, y), (x + w, y + h),
+                                                   (x, y + h), (x, y))]
+    codes = [Path.MOVETO, Path.LINETO, Path.LINETO, Path.LINETO, Path.CLOSEPOLY] * len(bars)
+    patch = PathPatch(Path(vertices, codes), transform=ax.transData, **style)
+    patch.set_clip_path(ax.patch)
+    return ax.add_artist(patch)
+
+
+class Layers:
+    """A figure redrawn as a frame cached per key plus a data layer (matplotlib's blitting).
+    Fixed margins: a layout engine would move the axes and spoil the cached frames. At most
+    ``max_frames`` pictures are kept (0.6 MB each). The module example's key again: restored.
+
+    ``(layers.draw("empty", lambda: None, list) == png, layers.frame_renders)`` -> (True, 1)
+    """
+
+    def __init__(self, width: float, height: float, margins: dict | None = None,
+                 max_frames: int = 24):
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+
+        if max_frames < 1:
+            raise ValueError(f"max_frames must be at least 1, got {max_frames!r}")
+        self.figure = Figure(figsize=(width, height), dpi=80)
+        self.canvas, self.axes = FigureCanvasAgg(self.figure), [self.figure.add_subplot()]
+        self.figure.subplots_adjust(**{"left": 0.09, "right": 0.96, "bottom": 0.17,
+                                       "top": 0.86, **(margins or {})})
+        self.max_frames, self.frame_renders = max_frames, 0  # renders: for tests, benchmarks
+        self._frames = OrderedDict()  # (key,) or (key, under_key) -> the picture
+        self._key, self._data = object(), []  # no frame drawn yet: a key equal to none
+
+    def draw(self, key, frame, data, overlays=tuple, underlays=tuple, under_key=None) -> bytes:
+        """Redraw and return the PNG: ``frame()`` when ``key`` differs from the last draw's,
+        ``data()`` always (it returns its artists, which the next draw removes). ``overlays()``
+        and ``underlays()`` return artists drawn over and under the data, never removed (an
+        axis that follows the data); the frame with the underlays is kept per ``under_key``.
+        """
+        for artist in self._data:
+            artist.remove()
+        if key != self._key:
+            frame()
+            self._key = key
+        self._data, under, over = list(data()), list(underlays()), list(overlays())
+        for artist in [*under, *self._data, *over]:
+            artist.set_animated(True)  # left out of the frame's render
+        if under_key is None or not self._restore((key, under_key)):
+            if not self._restore((key,)):
+                self.canvas.draw()
+                self.frame_renders += 1
+                self._keep((key,))
+            for artist in under:
+                self.figure.draw_artist(artist)
+            if under_key is not None:
+                self._keep((key, under_key))
+        for artist in [*self._data, *over]:
+            self.figure.draw_artist(artist)
+        return self.png()
+
+    def png(self) -> bytes:
+        """PNG bytes of what the canvas holds now (no new render): ``layers.png() == png`` -> True
+        """
+        from PIL import Image
+
+        buf = io.BytesIO()
+        Image.frombuffer("RGBA", self.canvas.get_width_height(physical=True),
+                         self.canvas.buffer_rgba(), "raw", "RGBA", 0, 1).save(
+            buf, format="png", compress_level=1)
+        return buf.getvalue()
+
+    def _restore(self, name: tuple) -> bool:
+        if name in self._frames:
+            self._frames.move_to_end(name)
+            self.canvas.restore_region(self._frames[name])
+        return name in self._frames
+
+    def _keep(self, name: tuple) -> None:
+        self._frames[name] = self.canvas.copy_from_bbox(self.figure.bbox)
+        if len(self._frames) > self.max_frames:
+            self._frames.popitem(last=False)
 
 
 class Explorer(widgets.VBox):
-    """An explorer: a VBox, so the lesson cell just returns it. Subclasses state only what is
-    their own (see the module's checklist). The module example's explorer has drawn twice, once
-    when built and once for the move of C to 300, and its summary follows C:
+    """An explorer (a VBox: the lesson cell returns it) states ``make_controls(**args)``,
+    ``arrange()``, ``compute(params)``, ``draw_frame(ax, value)``, ``draw_data(ax, value,
+    current)``, ``describe(value, current)``, ``alt(value, current)``, with a stepper
+    ``count(value)`` and ``step_text(value, current)`` (docs/explorers.md says what each
+    returns), and any optional method below. The module example's explorer has drawn twice:
 
     ``(e.redraws, e.summary_rows()[0])`` -> (2, ('stride S = C − O', '300 − 50 = 250'))
     """
 
-    name = "explorer"
-    figsize: tuple[float, float] = (7.5, 3.2)
-    margins: dict | None = None
-    empty = "there is nothing to chunk."
-    has_stepper = True  # a chunk stepper under the controls
-    stepper_tooltip = "which chunk to highlight"
+    name = "explorer"  # for the autograde placeholder
+    figsize, margins = (7.5, 3.2), None
+    empty = "there is nothing to chunk."  # the stepper's line when there are no chunks
+    has_stepper, stepper_tooltip = True, "which chunk to highlight"
     cache_size = 32  # settings whose computed value is kept
-
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        _REGISTRY.append(cls)
 
     @classmethod
     def build(cls, **args):
-        """The factory's body: check the arguments, then the explorer, or the placeholder note
-        while nbgrader autogrades (nothing drawn, matplotlib not imported)."""
+        """The factory's body: the explorer, or the placeholder while nbgrader runs."""
         cls.check(**args)
-        if autograding():
-            return not_drawn(cls.name)
-        return cls(**args)
+        return not_drawn(cls.name) if autograding() else cls(**args)
 
     def __init__(self, **args):
         self.check(**args)
-        self.redraws = 0
-        self._batching = self._drawing = self._dirty = False
-        self.controls: dict[str, widgets.ValueWidget] = self.make_controls(**args)
+        self.redraws, self._batching, self._drawing, self._dirty = 0, False, False, False
+        self.controls = self.make_controls(**args)
         self.Params = namedtuple("Params", list(self.controls))
         self._compute = lru_cache(maxsize=self.cache_size)(self.compute)
-        self.stepper = self.chunk_slider = self.step_label = None
-        self.prev_button = self.next_button = None
         if self.has_stepper:
-            self.stepper = ChunkStepper(self.stepper_tooltip)
-            self.chunk_slider, self.step_label = self.stepper.slider, self.stepper.label
-            self.prev_button, self.next_button = self.stepper.prev_button, self.stepper.next_button
-        self.summary = widgets.HTML(layout=widgets.Layout(min_width="22em"))
+            self.chunk_slider = int_slider("chunk", 1, 1, 1, 1, self.stepper_tooltip)
+            self.prev_button = widgets.Button(description="◀ previous", tooltip="previous chunk")
+            self.next_button = widgets.Button(description="next ▶", tooltip="next chunk")
+            self.prev_button.on_click(lambda _b: self.step(-1))
+            self.next_button.on_click(lambda _b: self.step(+1))
+            self.stepper = widgets.HBox([self.prev_button, self.chunk_slider, self.next_button])
+            self.step_label = widgets.HTML()
+            self.chunk_slider.observe(lambda change: self._changed(None, change), "value")
+        self.summary = widgets.HTML(layout={"min_width": "22em"})
         self.layers = Layers(*self.figsize, margins=self.margins)
-        self.figure = self.layers.figure
-        self.image = image_view(b"")
+        self.figure, self.image = self.layers.figure, PlotImage()
         super().__init__(self.arrange())
-        self._names = {id(c): name for name, c in self.controls.items()}
-        stepper = [self.chunk_slider] if self.has_stepper else []
-        for control in [*self.controls.values(), *stepper]:
-            control.observe(self._changed, names="value")
+        for name, control in self.controls.items():
+            control.observe(lambda change, name=name: self._changed(name, change), "value")
         self.redraw()
 
-    # -- what an explorer states (override) ------------------------------------------------
+    # -- optional: what an explorer may state --------------------------------------------
 
     @classmethod
     def check(cls, **args) -> None:
-        """Refuse bad factory arguments with a ValueError or TypeError naming the argument."""
-
-    def make_controls(self, **args) -> dict[str, widgets.ValueWidget]:
-        raise NotImplementedError
-
-    def compute(self, params) -> object:
-        raise NotImplementedError
-
-    def count(self, value) -> int:
-        raise NotImplementedError
-
-    def frame_key(self, value) -> Hashable:
-        raise NotImplementedError
-
-    def draw_frame(self, ax, value) -> None:
-        raise NotImplementedError
-
-    def draw_data(self, ax, value, current: int | None) -> Iterable:
-        raise NotImplementedError
-
-    def step_text(self, value, current: int) -> str:
-        raise NotImplementedError
-
-    def describe(self, value, current: int | None) -> tuple[str, list[tuple[str, str]]]:
-        raise NotImplementedError
-
-    def alt(self, value, current: int | None) -> str:
-        raise NotImplementedError
+        """Refuse bad factory arguments (a ValueError or TypeError naming the argument)."""
 
     def adjust(self, name: str, old, new) -> None:
-        """Called once per user move of control ``name``, before the redraw."""
+        """Called once per move of control ``name``, before the redraw (to clamp another)."""
 
-    def views(self) -> list[widgets.Widget]:
-        """Extra views shown below the picture (HTML widgets the explorer fills in ``show``)."""
-        return []
+    def frame_key(self, value):
+        """What the frame depends on (one frame by default)."""
+
+    def under_key(self, value):
+        """What the underlays depend on besides the frame (None: drawn on every move)."""
 
     def show(self, value, current: int | None) -> None:
-        """Fill the extra views."""
-
-    def arrange(self) -> list[widgets.Widget]:
-        """Controls, stepper, then the picture beside its summary, then the extra views."""
-        stepper = [self.stepper.box, self.step_label] if self.has_stepper else []
-        return [widgets.VBox([*self.controls.values(), *self.notes(), *stepper]),
-                widgets.HBox([self.image, self.summary]), *self.views()]
-
-    def notes(self) -> list[widgets.Widget]:
-        """Widgets shown under the controls (for example a note that a value was clamped)."""
-        return []
+        """Fill the explorer's own views."""
 
     def overlays(self, ax) -> tuple:
-        """Artists drawn over the data on every draw: their look follows the data."""
+        """Artists drawn over the data on every draw: the y axis (its rows follow the data)."""
         return (ax.yaxis, *ax.spines.values())
 
     def underlays(self, ax) -> tuple:
-        """Artists drawn under the data (an x axis whose range follows a control), kept with
-        the frame per ``under_key``."""
+        """Artists drawn under the data, kept with the frame per ``under_key``."""
         return ()
 
-    def under_key(self, value) -> Hashable | None:
-        """What the underlays depend on besides the frame key (None: drawn on every move)."""
-        return None
-
-    # -- the skeleton --------------------------------------------------------------------------
+    # -- the skeleton ---------------------------------------------------------------------
 
     def params(self):
-        """The control values now, as a named tuple: the key of the computation (an explorer
-        with state that no control holds returns it here too; anything hashable)."""
+        """The key of the computation: the control values (and any state no control holds)."""
         return self.Params(*(c.value for c in self.controls.values()))
 
     @property
     def computed(self):
-        """The value object for the current setting (cached)."""
+        """The value object of the current setting (cached)."""
         return self._compute(self.params())
 
     @property
     def current(self) -> int | None:
         """The current chunk, 0-based; None when there are none."""
-        if not self.has_stepper or not self.count(self.computed):
-            return None
-        return self.chunk_slider.value - 1
+        if self.has_stepper and self.count(self.computed):
+            return self.chunk_slider.value - 1
+        return None
 
     def summary_rows(self) -> list[tuple[str, str]]:
         """The (label, value) rows the summary shows now."""
         return self.describe(self.computed, self.current)[1]
 
+    def step(self, delta: int) -> None:
+        """Move the stepper ``delta`` chunks, staying in range."""
+        s = self.chunk_slider
+        s.value = min(max(s.value + delta, s.min), s.max)
+
     @contextmanager
     def batch(self):
-        """Change several controls; the explorer redraws once, at the end (if anything moved).
-
-        ``with e.batch(): e.size_slider.value = 100; e.overlap_slider.value = 20``
-        """
-        if self._batching:
-            yield
-            return
-        self._batching = True
+        """Redraw once, at the end, for all the moves made inside (``with e.batch(): ...``)."""
+        outer, self._batching = self._batching, True
         try:
             yield
         finally:
-            self._batching = False
-        if self._dirty:
+            self._batching = outer
+        if self._dirty and not outer:
             self.redraw()
 
-    def _changed(self, change) -> None:
+    def _changed(self, name: str | None, change) -> None:
         self._dirty = True
-        if self._drawing:  # the stepper clamped while drawing: already drawn as it is now
+        if self._drawing:  # the stepper clamped while drawing: drawn as it is now
             return
-        with self.batch():  # a control moved by ``adjust`` is drawn with this move, once
-            name = self._names.get(id(change["owner"]))
-            if name is not None:
+        with self.batch():  # a control that ``adjust`` moves is drawn with this move, once
+            if name:
                 self.adjust(name, change["old"], change["new"])
 
     def refresh(self) -> None:
-        """Redraw after a change that no control holds (a button press); once per batch."""
+        """Redraw after a change that no control holds (a button press)."""
         self._dirty = True
         if not self._batching and not self._drawing:
             self.redraw()
 
     def redraw(self) -> None:
-        """Draw picture, summary, stepper line and extra views for the current setting."""
+        """Draw the stepper line, the picture, the summary and the views of this setting."""
         self._drawing = True
         try:
             value, current = self.computed, None
             if self.has_stepper:
                 k = self.count(value)
-                current = self.stepper.follow(k)  # clamps the stepper when there are fewer
-                if k:
-                    self.stepper.say(k, current, self.step_text(value, current), "")
-                else:
-                    self.stepper.say(0, None, "", self.empty)
+                self.chunk_slider.max = max(k, 1)  # clamps the stepper to fewer chunks
+                self.chunk_slider.disabled = k == 0
+                current = self.chunk_slider.value - 1 if k else None
+                self.step_label.value = (f"<b>Chunk {current + 1} of {k}</b>: "
+                                         f"{self.step_text(value, current)}" if k else
+                                         f"<b>No chunks</b>: {self.empty}")
             ax = self.figure.axes[0]
-            png = self.layers.draw(key=self.frame_key(value),
-                                   frame=lambda: self.draw_frame(ax, value),
-                                   data=lambda: self.draw_data(ax, value, current),
-                                   overlays=lambda: self.overlays(ax),
-                                   underlays=lambda: self.underlays(ax),
-                                   under_key=self.under_key(value))
+            png = self.layers.draw(self.frame_key(value), lambda: self.draw_frame(ax, value),
+                                   lambda: self.draw_data(ax, value, current),
+                                   lambda: self.overlays(ax), lambda: self.underlays(ax),
+                                   self.under_key(value))
             alt = self.alt(value, current)
-            set_image(self.image, png, alt)
-            title, rows = self.describe(value, current)
-            self.summary.value = (summary_html(title, rows)
-                                  + f"<p><small>Plot: {html.escape(alt)}</small></p>")
+            self.image.value, self.image.tooltip = png, alt
+            self.summary.value = summary_html(*self.describe(value, current), alt)
             self.show(value, current)
             self.redraws += 1
         finally:
-            self._drawing = False
-            self._dirty = False
-
-
-def explorers() -> list[type[Explorer]]:
-    """Every explorer class in ``chunklib.widgets`` built on this base (imports the modules).
-
-    ``sorted(c.name for c in explorers())``
-    -> [...'evaluation explorer', 'lifecycle explorer', 'overlap explorer', ...'units explorer']
-    """
-    import chunklib.widgets as pkg
-
-    for info in pkgutil.iter_modules(pkg.__path__):
-        importlib.import_module(f"chunklib.widgets.{info.name}")
-    return [c for c in _REGISTRY if c.__module__.startswith("chunklib.widgets.")]
+            self._drawing = self._dirty = False

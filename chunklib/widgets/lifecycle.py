@@ -1,34 +1,31 @@
 """The lesson-5 lifecycle explorer: edit a source, watch which ids, entries and vectors change.
 
 A real ``ChunkIndex`` in memory holds the course fixture, published as generation 1. Each edit
-(rename a heading, insert a paragraph, change or remove a section's ACL, add an unrelated
-source, delete the source; ``chunklib.course.edits``) is made to that original fixture and built
-by ``chunklib.lifecycle.update`` as shadow generation 2, which readers do not see, in a copy of
-that index (SQLite's backup, well under a millisecond), so every edit starts from the same
-generation 1 and shows the same numbers whatever was tried before. The plot shows, per chunk of
-the edited source, whether its chunk_id, index entry and vector are as in generation 1. The
-vectors are all-MiniLM-L6-v2's (``chunklib.vectors.MiniLMEmbedder``, which counts the texts the
-build asks it for); the store the course ships holds every text an edit creates
-(``chunklib.course.edits.edit_texts``), so no edit waits for the model. *Publish* switches the
-copy's pointer to the shadow, *roll back* switches it back; the summary, which is the plot's
-text alternative, says which generation readers see and what an employee and an SRE find for the
-production row. Choosing another edit while the shadow is published rolls back first.
+of ``chunklib.course.edits`` is made to that original fixture and built by
+``chunklib.lifecycle.update`` as shadow generation 2, which readers do not see, in a copy of
+that index (SQLite's backup), so every edit shows the same numbers whatever was tried before.
+The plot shows, per chunk of the edited source, whether its chunk_id, index entry and vector are
+as in generation 1; a table lists the entries that change. The vectors are all-MiniLM-L6-v2's
+(``chunklib.vectors.MiniLMEmbedder``, which counts what the build asks it for); the course's
+store holds every text an edit creates, so no edit waits for the model. *Publish* and *roll
+back* switch the copy's pointer; the summary says which generation readers see and what an
+employee and an SRE find. Another edit while the shadow is published rolls back first.
 
-One setting (edit, section, published) gives one ``LifecycleView``, computed once by the base
-(``chunklib.widgets.explorer``); the last ``KEPT_SHADOWS`` built indexes are kept, so a return
-to a recent edit builds nothing and can still be published.
-
-Leaves out: the plot (``chunklib.widgets.lifecycle_plot``), the change table and the report's
-summary rows (``chunklib.widgets.lifecycle_html``), edits of your own text (the edits are
-fixed, so every number is reproducible), sources other than the Deployment Guide.
+Leaves out: edits of your own text (the edits are fixed, so every number is reproducible) and
+sources other than the Deployment Guide.
 
     >>> x = LifecycleExplorer()
     >>> x.summary_rows()[1]
     ('readers see', 'generation 1 (the fixture)')
+    >>> change_table({"keep": ["3f2a"]}, base={}, new={})
+    '<p>Every index entry is kept: nothing to re-embed or re-index.</p>'
+    >>> e = LifecycleExplorer("add an unrelated source")
+    >>> new = {c.chunk_id: c for c in e.index.chunks(2)}
 """
 
 from __future__ import annotations
 
+import html
 from collections import OrderedDict
 from typing import NamedTuple
 
@@ -47,17 +44,16 @@ from chunklib.course.fixture import load_sources
 from chunklib.index import ChunkIndex
 from chunklib.lifecycle import UpdateReport, update
 from chunklib.vectors import MiniLMEmbedder
-from chunklib.widgets.explorer import Explorer
-from chunklib.widgets.lifecycle_html import change_table, report_rows
-from chunklib.widgets.lifecycle_plot import (
-    MARGINS,
-    column_states,
-    states_cells,
-    states_frame,
-)
+from chunklib.widgets.explorer import PALETTE, Explorer, bars_patch
 
 KEPT_SHADOWS = 8  # built indexes kept for a quick return to a recent edit
 FIXTURE = 1       # the generation the fixture is published as; every shadow is the next one
+# state -> (label, colour, hatch); every state reads without colour through its hatch
+STATES = {"same": ("same as generation 1", PALETTE[7], ""),
+          "new": ("new", PALETTE[1], "///"),
+          "gone": ("gone (tombstone)", PALETTE[3], "xx"),
+          "none": ("none: refused, ACL missing", "white", "..")}
+LABELS = 8  # column labels at most
 
 
 class Shadow(NamedTuple):
@@ -73,7 +69,7 @@ class LifecycleView(NamedTuple):
 
     description: str
     report: UpdateReport
-    columns: list      # (label, (chunk_id, entry, vector) states) per chunk, see lifecycle_plot
+    columns: list      # (label, (chunk_id, entry, vector) states) per chunk: column_states
     table: str         # the change table (HTML)
     published: bool
     finds: tuple[str, str]  # what an employee and an SRE find for QUERY
@@ -99,7 +95,7 @@ class LifecycleExplorer(Explorer):
 
     name = "lifecycle explorer"
     figsize = (7.5, 2.2)
-    margins = MARGINS
+    margins = {"left": 0.14, "right": 0.98, "bottom": 0.22, "top": 0.86}  # row names, legend
     has_stepper = False
 
     def __init__(self, edit: str = EDITS[0], section: tuple[str, ...] = MATRIX):
@@ -136,11 +132,9 @@ class LifecycleExplorer(Explorer):
             description="section", tooltip="the heading the edit applies to", style=style)
         return {"edit": self.edit_menu, "section": self.section_menu}
 
-    def notes(self):
-        return [widgets.HBox([self.publish_button, self.rollback_button]), self.note]
-
-    def views(self):
-        return [self.table]
+    def arrange(self):
+        return [*self.controls.values(), widgets.HBox([self.publish_button, self.rollback_button]),
+                self.note, widgets.HBox([self.image, self.summary]), self.table]
 
     # -- state no control holds: which generation readers see ---------------------------------
 
@@ -207,14 +201,41 @@ class LifecycleExplorer(Explorer):
                              change_table(report.plan, self.fixture_chunks, new), published,
                              finds(index) if published else self.fixture_finds)
 
-    def frame_key(self, view: LifecycleView):
-        return "states"  # one frame: the x range and column labels are drawn with the cells
-
     def draw_frame(self, ax, view: LifecycleView) -> None:
-        states_frame(ax)
+        """What never changes: row names, legend, the x axis's title (one frame)."""
+        from matplotlib.patches import Patch
+
+        ax.clear()
+        ax.set_ylim(-0.6, 2.6)
+        ax.set_yticks([2, 1, 0], ["chunk_id", "index entry", "vector"])
+        ax.set_xticks([])  # the column labels are texts drawn with the cells
+        ax.text(0.5, -0.2, "chunk ordinal in the edited source (× = tombstoned, at the right)",
+                transform=ax.transAxes, ha="center", va="top")
+        ax.legend(handles=[Patch(facecolor=c, hatch=h, edgecolor="black", label=name)
+                           for name, c, h in STATES.values()],
+                  loc="lower left", bbox_to_anchor=(0, 1.0), ncol=4, fontsize=7, frameon=False)
 
     def draw_data(self, ax, view: LifecycleView, current):
-        return states_cells(ax, view.columns)
+        """One column per chunk, one patch per state, the x range, and the ordinals of about
+        ``LABELS`` columns and the last one (texts: an x axis costs about 20 ms a draw):
+
+        ``[type(a).__name__ for a in x.draw_data(x.figure.axes[0], x.computed, None)][-3:]``
+        -> ['Text', 'PathPatch', 'PathPatch']
+        """
+        columns = view.columns
+        ax.set_xlim(-0.3, max(len(columns), 1) + 0.2)
+        picked = list(range(0, len(columns), -(-max(len(columns), 1) // LABELS)))
+        if picked and len(columns) - 1 - picked[-1] >= 2:
+            picked.append(len(columns) - 1)  # the last column: often a tombstone
+        added = [ax.text(x + 0.45, -0.72, columns[x][0], fontsize=7, ha="center", va="top")
+                 for x in picked]
+        cells = {state: [] for state in STATES}
+        for x, (_label, states) in enumerate(columns):
+            for y, state in enumerate(states):
+                cells[state].append((x, 0.9, 2 - y - 0.4, 0.8))
+        return added + [bars_patch(ax, bars, facecolor=STATES[state][1], edgecolor="black",
+                                   hatch=STATES[state][2] or None, linewidth=0.3)
+                        for state, bars in cells.items() if bars]
 
     def overlays(self, ax) -> tuple:
         return tuple(ax.spines.values())  # the three row names never change
@@ -235,6 +256,82 @@ class LifecycleExplorer(Explorer):
         self.table.value = view.table
         self.publish_button.disabled = view.published
         self.rollback_button.disabled = not view.published
+
+
+def column_states(index: ChunkIndex, base: int, shadow: int, source_ids: set[str]):
+    """Per chunk of ``source_ids`` in ``shadow`` (then each tombstoned entry): a label and the
+    state of its chunk_id, index entry and vector against generation ``base`` (a tombstoned
+    entry of a chunk refused for a missing ACL keeps its chunk_id: the chunk is still stored).
+
+    Chunk 9 of the Deployment Guide is in the renamed section: its chunk_id stays, its index
+    entry and vector are new (the heading is part of the text that is embedded).
+
+    ``column_states(x.index, 1, 2, {"deployment-guide"})[9]`` -> ('9', ('same', 'new', 'new'))
+    """
+    old, new = index.entries(base), index.entries(shadow)
+    sources = {c.chunk_id: c.source_id for c in index.chunks(base)}  # its chunk ids, too
+    columns = []
+    for c in index.chunks(shadow):
+        if c.source_id not in source_ids:
+            continue
+        entry = new.get(c.chunk_id)
+        before = old.get(c.chunk_id)
+        if entry is None:
+            states = ("same" if c.chunk_id in sources else "new", "none", "none")
+        else:
+            states = ("same" if c.chunk_id in sources else "new",
+                      "same" if before and before["index_entry_id"] == entry["index_entry_id"]
+                      else "new",
+                      "same" if before and before["vector_key"] == entry["vector_key"] else "new")
+        columns.append((str(c.ordinal), states))
+    gone = sorted(cid for cid in old if cid not in new)
+    stored = {c.chunk_id for c in index.chunks(shadow)}  # a refused chunk keeps its id
+    columns += [("×", ("same" if cid in stored else "gone", "gone", "gone"))
+                for cid in gone if sources[cid] in source_ids]
+    return columns
+
+
+def report_rows(report: UpdateReport) -> list[tuple[str, str]]:
+    """What the summary says of a built edit, as (label, value) pairs: its generation, plan,
+    new ids, entries and vectors, chunks refused.
+
+    ``report_rows(e.report)[:3]`` -> [('shadow', 'generation 2'),
+    ('plan', 'keep 59, reembed 0, reindex 0, add 2, tombstone 0'), ('chunk ids', '2 new, 0 gone')]
+    """
+    plan = report.plan
+    return [("shadow", f"generation {report.generation}"),
+            ("plan", ", ".join(f"{a} {len(ids)}" for a, ids in plan.items())),
+            ("chunk ids", f"{len(plan['add'])} new, "  # a refused chunk keeps its id
+                          f"{len(set(plan['tombstone']) - set(report.refused))} gone"),
+            ("index entries", f"{sum(len(plan[a]) for a in ('reembed', 'reindex', 'add'))}"
+                              " new"),
+            ("embedded", f"{report.embedded} of {report.entries} chunks (embedder calls)"),
+            ("refused, ACL missing", str(len(report.refused)))]
+
+
+def change_table(plan: dict, base: dict, new: dict) -> str:
+    """The change table of ``plan`` as HTML; ``base`` and ``new`` map chunk ids to the chunks
+    of generation 1 and of the shadow (a tombstoned chunk is found in ``base``).
+
+    ``change_table(e.report.plan, e.fixture_chunks, new)``
+    -> "<table role='table' ...><tr><td>add</td><td>1</td><td>Onboarding notes
+    &gt; First week</td><td><code>...</code></td><td>Pair with a teammate ...</table>"
+    """
+    lines = []
+    for action, ids in plan.items():
+        if action == "keep":
+            continue
+        for cid in ids:
+            c = new.get(cid) or base[cid]
+            lines.append(f"<tr><td>{action}</td><td>{c.ordinal}</td><td>"
+                         f"{html.escape(' > '.join(c.heading_path[-2:]))}</td><td><code>"
+                         f"{cid[:12]}</code></td><td>{html.escape(c.text[:50])}</td></tr>")
+    if not lines:
+        return "<p>Every index entry is kept: nothing to re-embed or re-index.</p>"
+    head = "".join(f"<th style='text-align:left'>{h}</th>" for h in
+                   ("action", "ordinal", "section", "chunk_id", "text"))
+    return ("<table role='table' aria-label='chunks whose index entry changes'>"
+            f"<tr>{head}</tr>{''.join(lines)}</table>")
 
 
 def lifecycle_explorer(edit: str = EDITS[0],

@@ -1,17 +1,16 @@
 """The lesson-3 overlap explorer: N, C and O sliders, a chunk stepper, a plot and a summary.
 
-One setting (N, C, O) gives one ``WindowPlan``: the spans, K, the starts, the lengths, the
-stored positions and the duplication factor, computed and validated once with
-``chunklib.windows``. The overlap slider's maximum follows C − 1, so O stays below C; when C
-drops below the current O, O is clamped, the explorer says so, and the picture is drawn once.
-Up to 30 chunks are drawn one row each; beyond that (O near C − 1 gives hundreds) the plot
-shows 30 evenly spaced chunks and the current one, and the summary says so.
+One setting (N, C, O) gives one ``WindowPlan``, computed and validated once with
+``chunklib.windows``. The overlap slider's maximum follows C − 1: when C drops below O, O is
+clamped and the explorer says so. Up to 30 chunks are drawn one row each, the part repeated
+from the previous chunk hatched; beyond that the plot shows 30 evenly spaced chunks and the
+current one, and the summary says so.
 
 Leaves out: real text (lesson 1 shows windows over words and tokens); here a document is just
-N unit positions. The skeleton (caching, redraws, stepper, autograde note) is
-``chunklib.widgets.explorer``.
+N unit positions. The skeleton is ``chunklib.widgets.explorer``.
 
-    >>> OverlapExplorer(n=1000, size=200, overlap=50).summary_rows()[0]
+    >>> e = OverlapExplorer(n=1000, size=200, overlap=50)
+    >>> e.summary_rows()[0]
     ('stride S = C − O', '200 − 50 = 150')
 """
 
@@ -23,19 +22,12 @@ import ipywidgets as widgets
 
 from chunklib import windows
 from chunklib.validate import require_int, require_window
-from chunklib.widgets.common import int_slider, short_list
-from chunklib.widgets.explorer import Explorer
-from chunklib.widgets.plotting import (
-    MAX_ROWS,
-    interval_frame,
-    interval_rows,
-    sampled_rows_row,
-    shown_rows,
-)
+from chunklib.widgets import rows
+from chunklib.widgets.explorer import PALETTE, Explorer, int_slider
 
 
 class WindowPlan(NamedTuple):
-    """Everything lesson 3 says about one (N, C, O): computed once by ``window_plan``."""
+    """Everything lesson 3 says about one (N, C, O)."""
 
     n: int
     size: int
@@ -69,8 +61,7 @@ class OverlapExplorer(Explorer):
     margins = {"left": 0.08, "bottom": 0.16, "top": 0.88}
     empty = "the document is empty."
 
-    def __init__(self, n: int = 1000, size: int = 200, overlap: int = 50,
-                 unit: str = "tokens"):
+    def __init__(self, n: int = 1000, size: int = 200, overlap: int = 50, unit: str = "tokens"):
         self.unit = unit
         super().__init__(n=n, size=size, overlap=overlap)
 
@@ -90,8 +81,9 @@ class OverlapExplorer(Explorer):
         self.note = widgets.HTML()
         return {"n": self.n_slider, "size": self.size_slider, "overlap": self.overlap_slider}
 
-    def notes(self):
-        return [self.note]
+    def arrange(self):
+        return [*self.controls.values(), self.note, self.stepper, self.step_label,
+                widgets.HBox([self.image, self.summary])]
 
     def adjust(self, name, old, new) -> None:
         if name != "size":
@@ -108,21 +100,56 @@ class OverlapExplorer(Explorer):
     def count(self, plan: WindowPlan) -> int:
         return len(plan.spans)
 
-    def frame_key(self, plan: WindowPlan):
-        return self.unit  # labels and legend; the x axis follows N on every draw
-
     def draw_frame(self, ax, plan: WindowPlan) -> None:
-        interval_frame(ax, unit=self.unit)
+        from matplotlib.patches import Patch
+        from matplotlib.ticker import MaxNLocator
+
+        ax.clear()
+        rows.axis_labels(ax, f"position in the document ({self.unit})", "chunk")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=6))
+        ax.grid(axis="x", alpha=0.3)
+        ax.legend(handles=[Patch(facecolor=PALETTE[0], label="new units"),
+                           Patch(facecolor=PALETTE[1], hatch="///", edgecolor="black",
+                                 label="repeated from previous chunk"),
+                           Patch(facecolor="none", edgecolor="black", linewidth=2,
+                                 label="current chunk")],
+                  loc="lower left", bbox_to_anchor=(0, 1.0), ncol=3, fontsize=8, frameon=False)
 
     def underlays(self, ax):
-        return (ax.xaxis,)  # its range follows N: kept per N
+        return (ax.xaxis,)  # its range follows N: kept with the frame per N
 
     def under_key(self, plan: WindowPlan):
         return plan.n
 
     def draw_data(self, ax, plan: WindowPlan, current):
+        """Each shown chunk a row: the part repeated from the previous chunk hatched in the
+        second colour, the rest in the first, the current chunk outlined. Returns the artists:
+
+        ``[type(a).__name__ for a in e.draw_data(e.figure.axes[0], e.computed, 0)]``
+        -> ['PathPatch', 'PathPatch', 'Rectangle']
+        """
+        from matplotlib.patches import Rectangle
+
         ax.set_xlim(0, max(plan.n, 1))
-        return interval_rows(ax, plan.spans, shown_rows(len(plan.spans), current), current)
+        shown = rows.shown_rows(len(plan.spans), current)
+        new, repeated = [], []
+        for row, k in enumerate(shown):
+            start, end = plan.spans[k]
+            cut = min(max(plan.spans[k - 1][1] if k else start, start), end)
+            new.append((cut, end, row))
+            repeated += [(start, cut, row)] if cut > start else []
+        added = [rows.rows_patch(ax, new, facecolor=PALETTE[0], edgecolor="white",
+                                 linewidth=0.6)] if new else []
+        if repeated:
+            added.append(rows.rows_patch(ax, repeated, facecolor=PALETTE[1], edgecolor="black",
+                                         hatch="///", linewidth=0.4))
+        if current in shown:
+            start, end = plan.spans[current]
+            added.append(ax.add_patch(Rectangle((start, shown.index(current) - 0.45),
+                                                end - start, 0.9, facecolor="none",
+                                                edgecolor="black", linewidth=2.2)))
+        rows.row_axis(ax, shown)
+        return added
 
     def step_text(self, plan: WindowPlan, current: int) -> str:
         start, end = plan.spans[current]
@@ -130,7 +157,7 @@ class OverlapExplorer(Explorer):
 
     def describe(self, plan: WindowPlan, current):
         n, size, overlap, k, unit = plan.n, plan.size, plan.overlap, len(plan.spans), self.unit
-        rows = [
+        return f"N = {n}, C = {size}, O = {overlap}", [
             ("stride S = C − O", f"{size} − {overlap} = {plan.stride}"),
             ("chunks K", str(k)),
             ("starts", short_list(plan.starts)),
@@ -138,22 +165,32 @@ class OverlapExplorer(Explorer):
             ("stored positions", f"{plan.stored} ({plan.factor:.2f}× the document)"),
             ("always whole", f"any span of up to O + 1 = {overlap + 1} "
                              f"{unit if overlap else unit.removesuffix('s')}"),  # "1 token"
-            *sampled_rows_row(k, current),
+            *rows.sampled_rows_row(k, current),
         ]
-        return f"N = {n}, C = {size}, O = {overlap}", rows
 
     def alt(self, plan: WindowPlan, current) -> str:
         k = len(plan.spans)
         if not k:
             return "Empty plot: no chunks."
-        drawn = "" if k <= MAX_ROWS else f" ({len(shown_rows(k, current))} of them drawn)"
+        drawn = "" if k <= rows.MAX_ROWS else (
+            f" ({len(rows.shown_rows(k, current))} of them drawn)")
         return (f"Plot of {k} chunks{drawn} over {plan.n} {self.unit}; chunk {current + 1} "
                 "highlighted.")
 
 
+def short_list(values: list[int], head: int = 4, tail: int = 2) -> str:
+    """Numbers as text, elided in the middle when long.
+
+    ``short_list(list(range(0, 1000, 100)))`` -> '0, 100, 200, 300, …, 800, 900'
+    """
+    if len(values) <= head + tail + 1:
+        return ", ".join(map(str, values)) or "none"
+    return ", ".join(map(str, values[:head])) + ", …, " + ", ".join(map(str, values[-tail:]))
+
+
 def overlap_explorer(n: int = 1000, size: int = 200,
                      overlap: int = 50) -> OverlapExplorer | widgets.HTML:
-    """Build the lesson-3 explorer; the lesson cell is this one call (a note while autograding).
+    """Build the lesson-3 explorer (a note instead while nbgrader runs the notebook).
 
     ``overlap_explorer(1000, 200, 50)`` -> OverlapExplorer(...)
     """

@@ -1,29 +1,26 @@
-"""The lesson-4 structure explorer: a document view with every chunk's span, and one chunk's
-heading path, ``text``, ``retrieval_text`` and both hashes side by side.
+"""The lesson-4 structure explorer: one source chunked two ways, every chunk's span in the text,
+and one chunk's heading path, ``text``, ``retrieval_text`` and both hashes side by side.
 
-Controls: the fixture source, the budget in characters and the overlap used for hard splits
-(at most half the budget: beyond that most characters are stored many times over; a note says
-so when a smaller budget lowers it), and a chunk stepper (a new source starts at chunk 1). One
-setting gives one ``SourceChunks``: the structure-aware chunks and the fixed windows of
-``chunklib.structure``, the characters each strategy stores twice, the windows that mix ACLs
-and the count of windows cut at ACL changes, computed once. The plot (``structure_plot``) draws
-three lanes over the characters (headings, structure-aware chunks, fixed windows), repeated
-characters hatched, each source's frame drawn when the explorer is built; the summary beside
-it is its text alternative. Below it, the current chunk in detail and the source with every
-chunk's span (``structure_html``); *whole document* switches that view from an excerpt to the
-whole source (a view option: plot and summary stay).
+Controls: the fixture source, the budget in characters, the overlap used for hard splits (at
+most half the budget; a note says so when a smaller budget lowers it) and a chunk stepper. One
+setting gives one ``SourceChunks``, computed once: the structure-aware chunks and the fixed
+windows of ``chunklib.structure``, the characters each stores twice, the windows that mix ACLs
+and the windows cut at ACL changes. The plot has three lanes over the characters (headings,
+structure-aware chunks, fixed windows), repeated characters hatched; below it, the current
+chunk in detail and the source with every chunk's span (*whole document*: all of it).
 
-Leaves out: editing the source (lesson 5's explorer does that) and token budgets. The skeleton
-(caching, redraws, stepper, autograde note) is ``chunklib.widgets.explorer``.
+Leaves out: editing the source (lesson 5's explorer does that) and token budgets.
 
     >>> from chunklib.course.fixture import load_source
-    >>> guide = load_source("deployment-guide")
-    >>> StructureExplorer().summary_rows()[1]
+    >>> guide, faq = load_source("deployment-guide"), structure_chunks(load_source("deploy-faq"))
+    >>> s = StructureExplorer()
+    >>> s.summary_rows()[1]
     ('structure-aware', '44 chunks, duplication ratio 0.0048 (100 characters stored twice)')
 """
 
 from __future__ import annotations
 
+import html
 from typing import NamedTuple
 
 import ipywidgets as widgets
@@ -31,7 +28,7 @@ import ipywidgets as widgets
 from chunklib.course.fixture import load_sources
 from chunklib.documents import Source
 from chunklib.elements import parse_elements
-from chunklib.intervals import total_length, union_length
+from chunklib.intervals import total_length, union, union_length
 from chunklib.records import ChunkRecord
 from chunklib.structure import (
     DEFAULT_OVERLAP,
@@ -41,13 +38,14 @@ from chunklib.structure import (
     window_chunks,
 )
 from chunklib.validate import require_window
-from chunklib.widgets.common import int_slider
-from chunklib.widgets.explorer import Explorer
-from chunklib.widgets.structure_html import chunk_detail_html, document_html
-from chunklib.widgets.structure_plot import MARGINS, structure_frame, structure_lanes
+from chunklib.widgets.explorer import PALETTE, Explorer, bars_patch, int_slider
 from chunklib.windows import n_chunks
 
 EXCERPT = 500  # characters of the source shown on both sides of the current chunk
+CHUNK_COLOURS = (PALETTE[0], PALETTE[7])  # neighbouring chunks alternate dark / light blue
+CHUNK_HATCHES = ("", "..")               # ... and plain / dotted, to read without colour
+REPEAT_COLOUR, HEADING_COLOUR = PALETTE[1], PALETTE[3]
+TITLE = "repeated characters: orange, hatched ///; current chunk: black outline"
 
 
 def acl_text(acl, acl_parts) -> str:
@@ -79,7 +77,7 @@ class SourceChunks(NamedTuple):
 
 def source_chunks(source: Source, size: int, overlap: int) -> SourceChunks:
     """Structure-aware chunks and fixed windows of ``source``, and what the explorer says of
-    them (``parse_elements`` keeps its parse of a text, so the source is parsed once).
+    them.
 
     ``source_chunks(guide, 1000, 100).extra`` -> (100, 2300)
     """
@@ -89,8 +87,7 @@ def source_chunks(source: Source, size: int, overlap: int) -> SourceChunks:
     window_spans = [(w.start, w.end) for w in windows]
     extra = tuple(total_length(s) - union_length(s) for s in (chunk_spans, window_spans))
     headings = [(e.start, e.end) for e in parse_elements(source.text) if e.kind == "heading"]
-    # the windows of ``acl_window_chunks`` (windows inside each run of one ACL), counted
-    # without making their records
+    # the windows of ``acl_window_chunks`` (inside each run of one ACL), without their records
     acl_cut = sum(n_chunks(end - start, size, overlap)
                   for start, end, _ in acl_runs(source))
     return SourceChunks(source, size, overlap, chunks, chunk_spans, window_spans, headings,
@@ -103,7 +100,7 @@ class StructureExplorer(Explorer):
 
     name = "structure explorer"
     figsize = (7.5, 2.4)
-    margins = MARGINS
+    margins = {"left": 0.19, "right": 0.97, "bottom": 0.21, "top": 0.9}  # fit the lane names
     empty = "the source is empty."
     stepper_tooltip = "which chunk to show"
 
@@ -114,9 +111,9 @@ class StructureExplorer(Explorer):
                                names="value")
         ax = self.figure.axes[0]
         for n in sorted({len(s.text) for s in self.sources.values()})[:self.layers.max_frames]:
-            # every source's frame now, kept by Layers: no source switch waits for one (the
-            # picture shown is not touched; the next redraw draws its data again)
-            self.layers.draw(key=n, frame=lambda n=n: structure_frame(ax, n), data=list)
+            # every source's frame now, kept: no source switch waits for one (the picture shown
+            # is not touched; the next redraw draws its data again)
+            self.layers.draw(n, lambda n=n: self.draw_frame(ax, n), list)
 
     @classmethod
     def check(cls, sources=None, source_id="deployment-guide", size=DEFAULT_SIZE,
@@ -144,11 +141,10 @@ class StructureExplorer(Explorer):
         return {"source_id": self.source_menu, "size": self.size_slider,
                 "overlap": self.overlap_slider}
 
-    def notes(self):
-        return [self.note]
-
-    def views(self):
-        return [self.detail, self.whole_box, self.document]
+    def arrange(self):
+        return [*self.controls.values(), self.note, self.stepper, self.step_label,
+                widgets.HBox([self.image, self.summary]), self.detail, self.whole_box,
+                self.document]
 
     def adjust(self, name, old, new) -> None:
         if name == "source_id":
@@ -170,12 +166,46 @@ class StructureExplorer(Explorer):
     def frame_key(self, value: SourceChunks):
         return len(value.source.text)
 
-    def draw_frame(self, ax, value: SourceChunks) -> None:
-        structure_frame(ax, len(value.source.text))
+    def draw_frame(self, ax, value: SourceChunks | int) -> None:
+        """x axis over the source (``value`` or its length), lane names, grid, title; the
+        labels are made once per axes, later frames only move the x range (making tick
+        objects is most of a frame's cost)."""
+        from matplotlib.ticker import MaxNLocator
+
+        if ax.get_title(loc="left") != TITLE:
+            ax.set_ylim(-0.6, 2.6)
+            ax.set_yticks([0, 1, 2], ["fixed windows", "structure-aware", "headings"])
+            ax.set_xlabel("position in the source (characters)")
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+            ax.grid(axis="x", alpha=0.3)
+            ax.set_title(TITLE, fontsize=8, loc="left")
+        ax.set_xlim(0, max(value if isinstance(value, int) else len(value.source.text), 1))
 
     def draw_data(self, ax, value: SourceChunks, current):
-        return structure_lanes(ax, value.chunk_spans, value.window_spans, value.headings,
-                               current)
+        """Three lanes, each one patch per style however many chunks, its repeated parts
+        hatched over it; the current chunk outlined. Headings, two styles per chunk lane, the
+        repeated parts of both, the outline:
+
+        ``len(s.draw_data(s.figure.axes[0], s.computed, 0))`` -> 8
+        """
+        def lane(spans, y, **style):
+            return bars_patch(ax, [(s, e - s, y - 0.35, 0.7) for s, e in spans], **style)
+
+        added = [lane(value.headings, 2, facecolor=HEADING_COLOUR, edgecolor="white",
+                      linewidth=0.3)] if value.headings else []
+        for y, spans in ((1, value.chunk_spans), (0, value.window_spans)):
+            added += [lane(spans[k::2], y, facecolor=CHUNK_COLOURS[k], edgecolor="white",
+                           hatch=CHUNK_HATCHES[k] or None, linewidth=0.3)
+                      for k in (0, 1) if spans[k::2]]
+        for y, spans in enumerate((value.window_spans, value.chunk_spans, value.headings)):
+            if shared := repeated(spans):
+                added.append(lane(shared, y, facecolor=REPEAT_COLOUR, hatch="///",
+                                  edgecolor="black", linewidth=0.4))
+        if current is not None:
+            s, e = value.chunk_spans[current]
+            added.append(bars_patch(ax, [(s, max(e - s, 1), 0.55, 0.9)], facecolor="none",
+                                    edgecolor="black", linewidth=2.2))
+        return added
 
     def overlays(self, ax) -> tuple:
         return tuple(ax.spines.values())  # the lane names never change: they are the frame's
@@ -226,6 +256,80 @@ class StructureExplorer(Explorer):
             window = None if self.whole_box.value else (
                 max(0, c.start - EXCERPT), min(len(text), c.end + EXCERPT))
         self.document.value = document_html(text, value.chunk_spans, current, window)
+
+
+def repeated(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The parts of the line that two or more spans cover, merged.
+
+    ``repeated([(0, 10), (8, 20), (30, 40)])`` -> [(8, 10)]
+    """
+    events = sorted([(s, 1) for s, e in spans if e > s] + [(e, -1) for s, e in spans if e > s])
+    out, depth, opened = [], 0, 0
+    for pos, step in events:
+        if depth < 2 <= depth + step:
+            opened = pos
+        elif depth >= 2 > depth + step and pos > opened:
+            out.append((opened, pos))
+        depth += step
+    return union(out)
+
+
+def document_html(text: str, spans: list[tuple[int, int]], current: int | None,
+                  window: tuple[int, int] | None = None) -> str:
+    """``text`` (or the ``window`` part of it) with every chunk span marked, as HTML.
+
+    ``document_html("ab cd", [(0, 2), (3, 5)], 1)``
+    -> "<pre ...>ab</span>...<span ...;font-weight:bold' title='chunk 2'>cd</span></pre>"
+    """
+    lo, hi = window or (0, len(text))
+    cuts = sorted({lo, hi, *(p for s, e in spans for p in (s, e) if lo < p < hi)})
+    order = sorted(range(len(spans)), key=lambda i: spans[i][0])
+    parts, active, nxt = ["…" if lo > 0 else ""], [], 0
+    for a, b in zip(cuts, cuts[1:], strict=False):  # sweep: spans that cover [a, b)
+        while nxt < len(order) and spans[order[nxt]][0] <= a:
+            active.append(order[nxt])
+            nxt += 1
+        active = [i for i in active if spans[i][1] >= b]
+        owners = sorted(active)
+        piece = html.escape(text[a:b])
+        if not owners:
+            parts.append(f"<span style='color:#595959'>{piece}</span>")
+            continue
+        style = (f"background:{REPEAT_COLOUR};text-decoration:underline" if len(owners) > 1
+                 else f"background:{'#cfe3f3' if owners[0] % 2 == 0 else '#a2c8ec'}")
+        if current in owners:
+            style += ";outline:2px solid black;font-weight:bold"
+        label = ", ".join(f"chunk {i + 1}" for i in owners)
+        parts.append(f"<span style='{style}' title='{label}'>{piece}</span>")
+    parts.append("…" if hi < len(text) else "")
+    return ("<pre role='document' aria-label='source text with chunk spans' style='white-space:"
+            "pre-wrap;max-height:22em;overflow:auto;font-size:12px'>" + "".join(parts) + "</pre>")
+
+
+def chunk_detail_html(c: ChunkRecord) -> str:
+    """Chunk ``c``'s heading path, then its two texts side by side with their hashes, as HTML.
+
+    ``chunk_detail_html(faq[0])`` -> "<div><b>heading path</b>: Harbor Deployment FAQ</div>..."
+    """
+    cell = "vertical-align:top;padding:0 1em 0 0;width:50%"
+    pre = "white-space:pre-wrap;margin:0;font-size:12px"
+
+    def column(title: str, text: str, name: str, digest: str) -> str:
+        return (f"<td style='{cell}'><b>{title}</b><pre style='{pre}'>{html.escape(text)}"
+                f"</pre><small>{name}: <code>{digest}</code></small></td>")
+
+    same = "the same" if c.content_sha256 == c.retrieval_sha256 else "different"
+    path = html.escape(" > ".join(c.heading_path) or "(none)")
+    return (f"<div><b>heading path</b>: {path}</div>"
+            "<table role='table' aria-label='the current chunk, two texts side by side' "
+            "style='width:100%'><tr>"
+            + column(f"text: the citable slice [{c.start}, {c.end})", c.text,
+                     "content_sha256", c.content_sha256)
+            + column("retrieval_text: what search and embeddings see", c.retrieval_text,
+                     "retrieval_sha256", c.retrieval_sha256)
+            + f"</tr></table><small>The two hashes are {same}. chunk_id "
+              f"<code>{c.chunk_id[:16]}…</code>, element_id <code>{c.element_id[:16]}…"
+              "</code></small>")
 
 
 def structure_explorer(source_id: str = "deployment-guide", size: int = DEFAULT_SIZE,

@@ -1,29 +1,24 @@
-"""The lesson-1 units explorer: a unit kind and a chunk size, fixed windows over real text.
+"""The lesson-1 units explorer: a unit kind and a chunk size C, fixed windows over real text.
 
-Choose characters, word-like units, cl100k tokens or MiniLM word pieces and a chunk size C;
-the passage is cut into K = ceil(N / C) windows without overlap. Three views show the same
-chunks, in the same two alternating colours and hatchings, and mark where a chunk ends inside
-a sentence and what all-MiniLM-L6-v2 never reads: an interval plot (``units_plot``), the text
-itself (``units_html``) and a stepper with the current chunk's exact text between its
-neighbours' edges. The HTML summary is the text alternative of all three: units, K, the last
-chunk, sentences cut, and how many chunks all-MiniLM-L6-v2 silently truncates.
-
-One setting (unit kind, C) gives one ``UnitChunks``, computed once: the chunks as unit and
-character spans, the boundaries that cut a sentence, and what the model reads. The units of
-every kind are found when the explorer is built (loading the tokenizers then, not on the
-first move to a kind). Up to 60 chunks are drawn one row each; beyond that the plot shows 60
-evenly spaced ones and the current one, and the summary says so.
+The passage is cut into K = ceil(N / C) windows of characters, word-like units, cl100k tokens
+or MiniLM word pieces. One setting gives one ``UnitChunks``, computed once: the chunks as unit
+and character spans, the boundaries that cut a sentence, what all-MiniLM-L6-v2 reads. Three
+views show the same chunks in the same two alternating styles: a plot (one row per chunk, up
+to 60, then 60 evenly spaced and the current one), the current chunk's text between its
+neighbours' edges, and the whole passage; ``¦``/``✂`` mark where a chunk begins (inside a
+sentence) and ``⊘`` where the model stops reading, so they read without colour.
 
 Leaves out: overlap (lesson 3) and boundary-aware splitting (lesson 2); sentences come from
-``chunklib.sentences.split_sentences`` (no abbreviation list). The skeleton (caching,
-redraws, stepper, autograde note) is ``chunklib.widgets.explorer``.
+``chunklib.sentences.split_sentences`` (no abbreviation list).
 
-    >>> UnitsExplorer(kind="words", size=200).summary_rows()[2]
+    >>> u = UnitsExplorer(kind="words", size=200)
+    >>> u.summary_rows()[2]
     ('chunks K = ceil(N / C)', 'ceil(1204 / 200) = 7')
 """
 
 from __future__ import annotations
 
+import html
 from typing import NamedTuple
 
 import ipywidgets as widgets
@@ -34,26 +29,95 @@ from chunklib.sentences import split_sentences
 from chunklib.tokens import MINILM_MAX_SEQ_LENGTH, MINILM_SPECIAL_TOKENS
 from chunklib.units import cut_sentence_spans, cut_sentences, fixed_windows
 from chunklib.validate import require_int
-from chunklib.widgets.common import int_slider
-from chunklib.widgets.explorer import Explorer
-from chunklib.widgets.plotting import sampled_rows_row, shown_rows
-from chunklib.widgets.units_html import chunk_view_html, text_view_html
-from chunklib.widgets.units_plot import (
-    LABEL_LIMIT,
-    MARGINS,
-    MAX_ROWS,
-    unit_chunks_axis,
-    unit_chunks_bars,
-    unit_chunks_frame,
-)
+from chunklib.widgets.explorer import PALETTE, Explorer, int_slider
+from chunklib.widgets.rows import axis_labels, row_axis, rows_patch, sampled_rows_row, shown_rows
 
+CHUNK_STYLES = [(PALETTE[7], "///"), (PALETTE[8], "\\\\\\")]  # chunk k: light blue, orange
+CUT_COLOUR, UNREAD_COLOUR = PALETTE[5], PALETTE[9]  # dark orange ×, light grey dotted tail
+LABEL_LIMIT = 12  # each chunk's length is written beside its bar up to this many chunks
+MAX_ROWS = 60     # rows drawn at most (about 4 pixels each)
+MARGINS = {"left": 0.085, "right": 0.97, "bottom": 0.13, "top": 0.86}  # labels, legend fit
 MINILM_TEXT_PIECES = MINILM_MAX_SEQ_LENGTH - MINILM_SPECIAL_TOKENS
+STRIPES = "repeating-linear-gradient(135deg,#CFCFCF 0 3px,#FFFFFF 3px 6px)"
+
+
+def _mark(glyph: str, what: str) -> str:
+    """A separator glyph with its meaning for screen readers and as a tooltip."""
+    return (f"<span class='sep' title='{what}' aria-label='{what}' "
+            f"style='color:#000;font-weight:bold'>{glyph}</span>")
+
+
+def _boundary(k: int, cut: set[int]) -> str:
+    """The mark before chunk ``k`` (0-based, k >= 1): ``¦`` or ``✂`` and the chunk's number."""
+    if k in cut:
+        return _mark(f"✂{k + 1}", f"chunk {k + 1} starts inside a sentence")
+    return _mark(f"¦{k + 1}", f"chunk {k + 1} starts")
+
+
+def _piece(text: str, start: int, end: int, read_end: int | None, style: str) -> str:
+    """``text[start:end]`` on ``style``; from ``read_end`` on, a ``⊘`` and a striped background."""
+    if read_end is None or read_end >= end:
+        return f"<span style='{style}'>{html.escape(text[start:end])}</span>"
+    stop = max(read_end, start)
+    return (f"<span style='{style}'>{html.escape(text[start:stop])}</span>"
+            + _mark("⊘", "all-MiniLM-L6-v2 stops reading this chunk here")
+            + f"<span title='not read by all-MiniLM-L6-v2' style='background:{STRIPES};"
+              f"color:#000'>{html.escape(text[stop:end])}</span>")
+
+
+def text_view_html(text: str, char_windows: list[tuple[int, int]], current: int | None,
+                   cut: set[int], read_ends: list[int] | None = None) -> str:
+    """The text, chunks on alternating backgrounds, the current one bold and underlined, the
+    marks between them. Without marks and tags this is ``text`` exactly (a character split
+    between two chunks' tokens is shown once, in the first).
+
+    ``text_view_html("a b", [(0, 1), (2, 3)], 0, set())``
+    -> "<div ...>...'chunk 1 (current)'...>a</span>...>¦2</span>...>b</span></span></div>"
+    """
+    out, pos = [], 0
+    for k, (start, end) in enumerate(char_windows):
+        start = max(start, pos)
+        out.append(html.escape(text[pos:start]))
+        if k:
+            out.append(_boundary(k, cut))
+        style = f"background:{CHUNK_STYLES[k % 2][0]};color:#000"
+        label = f"chunk {k + 1}"
+        if k == current:
+            style += ";font-weight:bold;text-decoration:underline 2px"
+            label += " (current)"
+        read_end = None if read_ends is None else read_ends[k]
+        out.append(f"<span title='{label}'>{_piece(text, start, max(end, start), read_end, style)}"
+                   "</span>")
+        pos = max(pos, end)
+    out.append(html.escape(text[pos:]))
+    return ("<div style='white-space:pre-wrap;max-height:24em;overflow-y:auto;"
+            "border:1px solid #898989;padding:0.5em;font-size:0.9em;line-height:1.6'>"
+            + "".join(out) + "</div>")
+
+
+def chunk_view_html(text: str, char_windows: list[tuple[int, int]], k: int, cut: set[int],
+                    read_end: int | None = None, context: int = 60) -> str:
+    """Chunk ``k``'s exact text with up to ``context`` characters on each side in grey.
+
+    ``chunk_view_html("ab cd", [(0, 2), (3, 5)], 1, set())``
+    -> "<div ...>...>ab </span>...>¦2</span><span style='color:#000'>cd</span>...>▕</span>...</div>"
+    """
+    start, end = char_windows[k]
+    grey = "color:#595959;font-style:italic"
+    before = ("…" if start > context else "") + html.escape(text[max(0, start - context):start])
+    after = html.escape(text[end:end + context]) + ("…" if end + context < len(text) else "")
+    left = _boundary(k, cut) if k else _mark("▏", "start of the text")
+    right = _boundary(k + 1, cut) if k + 1 < len(char_windows) else _mark("▕", "end of the text")
+    body = _piece(text, start, end, read_end, "color:#000")
+    return ("<div style='white-space:pre-wrap;border:1px solid #898989;padding:0.4em;"
+            f"max-height:12em;overflow-y:auto;line-height:1.6'><span style='{grey}'>{before}"
+            f"</span>{left}{body}{right}<span style='{grey}'>{after}</span></div>")
 
 
 def cut_boundaries(char_windows: list[tuple[int, int]],
                    sentence_spans: list[tuple[int, int]]) -> set[int]:
-    """The chunks ``k >= 1`` whose boundary with chunk ``k - 1`` falls inside a cut sentence: one
-    that no chunk holds whole (``cut_sentence_spans``) and that reaches into both chunks.
+    """The chunks ``k >= 1`` whose boundary with chunk ``k - 1`` is inside a sentence that no
+    chunk holds whole.
 
     ``cut_boundaries([(0, 5), (5, 9), (9, 14)], [(0, 7), (9, 14)])`` -> {1}
     """
@@ -111,7 +175,7 @@ class UnitsExplorer(Explorer):
 
     def arrange(self):
         return [self.kind_picker, self.size_slider, widgets.HBox([self.image, self.summary]),
-                self.stepper.box, self.step_label, self.chunk_text,
+                self.stepper, self.step_label, self.chunk_text,
                 widgets.HTML("<b>The whole passage, chunk by chunk</b>"), self.text_view]
 
     def compute(self, params) -> UnitChunks:
@@ -119,19 +183,33 @@ class UnitsExplorer(Explorer):
         windows = fixed_windows(len(spans), params.size)
         chunks = [(spans[s][0], spans[e - 1][1]) for s, e in windows]
         reads = minilm_reads(self.text, chunks)
+        unread = [next((u for u in range(first, stop) if spans[u][1] > read_end), stop)
+                  for (first, stop), (_pieces, read_end) in zip(windows, reads)]
         return UnitChunks(params.kind, params.size, len(spans), windows, chunks,
                           cut_boundaries(chunks, self.sentences),
-                          cut_sentences(self.sentences, chunks), reads,
-                          unread_units(spans, windows, reads))
+                          cut_sentences(self.sentences, chunks), reads, unread)
 
     def count(self, c: UnitChunks) -> int:
         return len(c.windows)
 
-    def frame_key(self, c: UnitChunks):
-        return "units"  # grid and legend: the same for every setting
-
     def draw_frame(self, ax, c: UnitChunks) -> None:
-        self.xlabel = unit_chunks_frame(ax)
+        from matplotlib.lines import Line2D
+        from matplotlib.patches import Patch
+        from matplotlib.ticker import MaxNLocator
+
+        ax.clear()
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=6))
+        ax.grid(axis="x", alpha=0.3)
+        self.xlabel = axis_labels(ax, "", "chunk")[0]  # its text names the unit: data
+        ax.legend(handles=[
+            *(Patch(facecolor=colour, hatch=hatch, edgecolor="black", label=label)
+              for (colour, hatch), label in zip(CHUNK_STYLES, ("chunk", "next chunk"))),
+            Patch(facecolor=UNREAD_COLOUR, hatch="...", edgecolor="black",
+                  label="not read by all-MiniLM-L6-v2"),
+            Patch(facecolor="none", edgecolor="black", linewidth=2, label="current chunk"),
+            Line2D([], [], linestyle="none", marker="X", color=CUT_COLOUR,
+                   markeredgecolor="black", label="ends inside a sentence"),
+        ], loc="lower left", bbox_to_anchor=(0, 1.0), ncol=3, fontsize=8, frameon=False)
 
     def underlays(self, ax):
         return ax.xaxis, self.xlabel  # kept per unit kind, N and "lengths beside the bars"
@@ -140,10 +218,40 @@ class UnitsExplorer(Explorer):
         return c.kind, c.n, len(c.windows) <= LABEL_LIMIT
 
     def draw_data(self, ax, c: UnitChunks, current):
-        unit_chunks_axis(ax, self.xlabel, c.n, KIND_LABELS[c.kind], len(c.windows) <= LABEL_LIMIT)
+        """The shown chunks in alternating styles, each unread tail dotted grey, an × where a
+        chunk ends inside a sentence, the current chunk outlined, short lists' lengths:
+
+        ``[type(a).__name__ for a in u.draw_data(u.figure.axes[0], u.computed, 0)][:5]``
+        -> ['PathPatch', 'PathPatch', 'Rectangle', 'Line2D', 'Annotation']
+        """
+        from matplotlib.patches import Rectangle
+
+        labelled = len(c.windows) <= LABEL_LIMIT  # the x axis is 8 % wider for the lengths
+        ax.set_xlim(0, max(c.n, 1) * (1.08 if labelled else 1.0))
+        self.xlabel.set_text(f"position in the passage ({KIND_LABELS[c.kind]})")
         rows = shown_rows(len(c.windows), current, MAX_ROWS)
-        return unit_chunks_bars(ax, c.windows, rows, current=current, cut=c.cut,
-                                unread=c.unread)
+        row_of = {k: row for row, k in enumerate(rows)}
+        bars = [(*c.windows[k], row, k) for row, k in enumerate(rows)]
+        added = [rows_patch(ax, mine, facecolor=colour, hatch=hatch, edgecolor="black",
+                            linewidth=0.4) for parity, (colour, hatch) in enumerate(CHUNK_STYLES)
+                 if (mine := [(s, e, row) for s, e, row, k in bars if k % 2 == parity])]
+        tails = [(c.unread[k], end, row) for _s, end, row, k in bars if c.unread[k] < end]
+        if tails:
+            added.append(rows_patch(ax, tails, facecolor=UNREAD_COLOUR, hatch="...",
+                                    edgecolor="black", linewidth=0.4))
+        if current in row_of:
+            start, end = c.windows[current]
+            added.append(ax.add_patch(Rectangle((start, row_of[current] - 0.48), end - start,
+                                                0.96, facecolor="none", edgecolor="black",
+                                                linewidth=2.2)))
+        marks = [(c.windows[k - 1][1], row_of[k - 1]) for k in sorted(c.cut) if k - 1 in row_of]
+        if marks:
+            added += ax.plot(*zip(*marks), linestyle="none", marker="X", markersize=8,
+                             color=CUT_COLOUR, markeredgecolor="black", markeredgewidth=0.6)
+        row_axis(ax, rows)
+        return added + [ax.annotate(f"{end - start}", (end, row), xytext=(9, 0), fontsize=8,
+                                    textcoords="offset points", va="center")
+                        for start, end, row, _k in bars if labelled]
 
     def step_text(self, c: UnitChunks, current: int) -> str:
         (first, stop), (start, end) = c.windows[current], c.char_windows[current]
@@ -195,24 +303,9 @@ class UnitsExplorer(Explorer):
                    "short." if truncated else "; all-MiniLM-L6-v2 reads every chunk whole."))
 
 
-def unread_units(spans, windows, reads) -> list[int]:
-    """Per window of unit indices: the first unit that ends after the model's ``read_end``.
-
-    ``unread_units([(0, 2), (3, 5)], [(0, 2)], [(9, 3)])`` -> [1]
-    """
-    out = []
-    for (first, stop), (_pieces, read_end) in zip(windows, reads, strict=True):
-        unit = first
-        while unit < stop and spans[unit][1] <= read_end:
-            unit += 1
-        out.append(unit)
-    return out
-
-
 def units_explorer(text: str | None = None, kind: str = "words",
                    size: int = 160) -> UnitsExplorer | widgets.HTML:
-    """Build the lesson-1 explorer on ``text`` (default: the sample passage); one call per cell
-    (a note instead while nbgrader autogrades).
+    """Build the lesson-1 explorer on ``text`` (default: the sample passage).
 
     ``units_explorer(kind="cl100k_tokens", size=200)`` -> UnitsExplorer(...)
     """
