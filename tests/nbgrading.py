@@ -29,6 +29,15 @@ def lesson_notebook(lesson: str, root: Path = NOTEBOOKS) -> Path:
     return path
 
 
+def exported_since_change(path: Path) -> bool:
+    """True when ``path``, written by ``python3 course.py export`` (tools/export_html.py), is
+    newer than everything that export depends on: release/, chunklib/ and the tool itself."""
+    files = [*RELEASE.rglob("*"), *(REPO / "chunklib").rglob("*"),
+             REPO / "tools" / "export_html.py"]
+    newest = max(f.stat().st_mtime for f in files if f.is_file() and "__pycache__" not in f.parts)
+    return path.is_file() and path.stat().st_mtime >= newest
+
+
 def env() -> dict[str, str]:
     """The environment for nbgrader: this interpreter's scripts first on PATH."""
     e = dict(os.environ)
