@@ -40,6 +40,10 @@ from concurrent.futures import ProcessPoolExecutor
 from itertools import repeat
 from pathlib import Path
 
+# jsonschema (which nbformat imports) would build its optional IRI format checker's grammars,
+# seconds in this process and in each worker; nothing here validates with a format checker
+if "jsonschema" not in sys.modules:
+    sys.modules.setdefault("rfc3987_syntax", None)
 import nbformat
 from jinja2 import DictLoader
 from nbclient import NotebookClient
