@@ -48,6 +48,7 @@ import nbformat
 from jinja2 import DictLoader
 from nbclient import NotebookClient
 from nbconvert import HTMLExporter
+from traitlets.config import Config
 
 REPO = Path(__file__).resolve().parents[1]
 RELEASE = REPO / "release"
@@ -195,8 +196,12 @@ def executed_release(lesson: str, timeout: int = 60, keep: Path | None = None):
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp) / lesson
         shutil.copytree(RELEASE / lesson, work)  # the kernel runs in a copy: nothing written here
+        config = Config()
+        if os.name == "posix":  # lessons run side by side: unix sockets, no TCP port to race for
+            config.KernelManager.transport = "ipc"
+            config.KernelManager.ip = str(Path(tmp) / "kernel")
         NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=True,
-                       store_widget_state=True,
+                       store_widget_state=True, config=config,
                        resources={"metadata": {"path": str(work)}}).execute(
                            stderr=subprocess.DEVNULL)  # the kernel's own log, not cell output
     if keep:
