@@ -7,6 +7,11 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+# first, before any test module imports nbformat: jsonschema then leaves out its optional IRI
+# format checker (``rfc3987_syntax``: seconds of grammar building in each worker); no test
+# validates with a format checker, so no check is lost (tools/grading/__init__.py says more)
+import tools.grading  # noqa: F401
+
 settings.register_profile("ci", max_examples=200, deadline=None, derandomize=True,
                           suppress_health_check=[HealthCheck.too_slow])
 # the fast lane (python3 course.py test --quick) passes --hypothesis-profile quick

@@ -44,13 +44,12 @@ import time
 import urllib.error
 import urllib.request
 from html.parser import HTMLParser
-from pathlib import Path
 
 import nbformat
 import pytest
 
 import course  # the repository's course.py (configure)
-from tests.nbgrading import NOTEBOOKS, RELEASE, REPO, lesson_notebook
+from tests.nbgrading import NOTEBOOKS, RELEASE, REPO, exported_since_change, lesson_notebook
 from tools import export_html
 
 pytestmark = pytest.mark.slow
@@ -516,21 +515,13 @@ class _Assets(HTMLParser):
             self.urls.append(a["href"])
 
 
-def _export_inputs_mtime() -> float:
-    """When what an export depends on last changed: release/, chunklib/ and the tool."""
-    files = [*RELEASE.rglob("*"), *(REPO / "chunklib").rglob("*"), Path(export_html.__file__)]
-    return max(f.stat().st_mtime for f in files if f.is_file() and "__pycache__" not in f.parts)
-
-
 @pytest.fixture(scope="module")
 def exported(browser):
     """build/html as ``python3 course.py export`` writes it (.ci/run runs that command before the
     tests); a page that is missing or older than its inputs is exported again here, offline,
     from the npm files that command cached."""
-    newest = _export_inputs_mtime()
     pages = {lesson: export_html.OUT / f"{lesson}.html" for lesson in LESSONS}
-    stale = [lesson for lesson, page in pages.items()
-             if not page.is_file() or page.stat().st_mtime < newest]
+    stale = [lesson for lesson, page in pages.items() if not exported_since_change(page)]
     if stale:
         _need("the export's pinned npm files (run: python3 course.py export)",
               export_html.assets_ready())

@@ -157,6 +157,37 @@ def test_reference_solution_and_release_are_not_flagged(lesson):
     assert scan.scan_notebook(source, release, source) == []
 
 
+# ---------------------------------------------------------------- nbgrader's metadata check
+@pytest.mark.parametrize("meta", [
+    {"grade": True, "solution": False, "locked": True, "grade_id": "t", "points": 1,
+     "schema_version": 3},
+    {"grade": "yes", "solution": False, "locked": True, "grade_id": "t", "schema_version": 3},
+    {"solution": False, "grade_id": "t", "schema_version": 3},
+    {"grade": True, "solution": False, "locked": True, "grade_id": "t", "points": "one",
+     "schema_version": 3},
+])
+def test_nbgrader_checks_metadata_as_jsonschema_validate_does(meta):
+    """The pipeline (and the tests' nbgrader command, which imports it) checks nbgrader's schema
+    once per process: every cell still gets jsonschema.validate's verdict and error."""
+    import jsonschema
+    from nbgrader.nbgraderformat import common
+    from nbgrader.nbgraderformat.v3 import MetadataValidatorV3
+
+    assert isinstance(common.jsonschema, pipeline._SchemaCheckedOnce)
+    schema = MetadataValidatorV3().schema
+
+    def verdict(validate):
+        try:
+            validate(meta, schema)
+        except jsonschema.ValidationError as error:
+            return error.message, list(error.path), error.validator
+        return "valid"
+
+    assert verdict(common.jsonschema.validate) == verdict(jsonschema.validate)
+    with pytest.raises(jsonschema.SchemaError):  # the schema itself is still checked
+        common.jsonschema.validate(meta, {"type": "no such type"})
+
+
 # ---------------------------------------------------------------- the whole pipeline
 SAMPLES = ("alice", "carol")  # the reference solution, a wrong solution (the blank release
 # scoring 0 is tests/test_autograde.py's)

@@ -29,21 +29,32 @@ import argparse
 import base64
 import hashlib
 import html
+import multiprocessing
+import os
 import shutil
 import subprocess
 import sys
 import tarfile
 import tempfile
+from concurrent.futures import ProcessPoolExecutor
+from itertools import repeat
 from pathlib import Path
 
+# jsonschema (which nbformat imports) would build its optional IRI format checker's grammars,
+# seconds in this process and in each worker; nothing here validates with a format checker
+if "jsonschema" not in sys.modules:
+    sys.modules.setdefault("rfc3987_syntax", None)
 import nbformat
 from jinja2 import DictLoader
 from nbclient import NotebookClient
 from nbconvert import HTMLExporter
+from traitlets.config import Config
 
 REPO = Path(__file__).resolve().parents[1]
 RELEASE = REPO / "release"
 OUT = REPO / "build" / "html"
+# each lesson as the export ran it, stub errors kept (tests/test_learner_setup.py reads it)
+EXECUTED = REPO / "build" / "executed"
 ASSETS = REPO / "build" / "export-assets"
 STATIC = "_static"
 
@@ -173,9 +184,10 @@ def _is_stub_error(output) -> bool:
     return output.get("output_type") == "error" and output.get("ename") == "NotImplementedError"
 
 
-def executed_release(lesson: str, timeout: int = 60):
+def executed_release(lesson: str, timeout: int = 60, keep: Path | None = None):
     """The release notebook of ``lesson`` run in a fresh kernel, widget state saved, stub errors
-    removed. Raises ExportError on any other error.
+    removed (``keep``: a folder that gets the run before that, as ``<lesson>.ipynb``). Raises
+    ExportError on any other error.
 
     ``executed_release("03-overlap").metadata["widgets"]`` -> {'application/vnd.jupyter...': ...}
     """
@@ -184,10 +196,17 @@ def executed_release(lesson: str, timeout: int = 60):
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp) / lesson
         shutil.copytree(RELEASE / lesson, work)  # the kernel runs in a copy: nothing written here
+        config = Config()
+        if os.name == "posix":  # lessons run side by side: unix sockets, no TCP port to race for
+            config.KernelManager.transport = "ipc"
+            config.KernelManager.ip = str(Path(tmp) / "kernel")
         NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=True,
-                       store_widget_state=True,
+                       store_widget_state=True, config=config,
                        resources={"metadata": {"path": str(work)}}).execute(
                            stderr=subprocess.DEVNULL)  # the kernel's own log, not cell output
+    if keep:
+        keep.mkdir(parents=True, exist_ok=True)
+        nbformat.write(nb, keep / f"{lesson}.ipynb")
     for index, cell in enumerate(nb.cells):
         if cell.cell_type != "code":
             continue
@@ -219,9 +238,16 @@ def _title(nb, lesson: str) -> str:
     return first.lstrip("# ").strip() or lesson
 
 
+def _page(lesson: str, keep: Path | None) -> str:
+    """The HTML page of ``lesson`` (run in a worker process of ``export``)."""
+    nb = executed_release(lesson, keep=keep)
+    return to_html(nb, _title(nb, lesson))
+
+
 def export(lessons: list[str] | None = None, out: Path = OUT, cache: Path = ASSETS) -> list[Path]:
     """Write ``out/<lesson>.html`` for each lesson (all by default), ``out/index.html`` and
-    ``out/_static/``; return the lesson pages.
+    ``out/_static/``; return the lesson pages. The lessons run side by side, one per core; into
+    ``build/html`` the runs are also kept in ``EXECUTED``.
 
     ``export(["03-overlap"], Path("/tmp/html"))`` -> [Path('/tmp/html/03-overlap.html')]
     """
@@ -235,11 +261,13 @@ def export(lessons: list[str] | None = None, out: Path = OUT, cache: Path = ASSE
     out.mkdir(parents=True, exist_ok=True)
     install_static(out, cache)
     pages = []
-    for lesson in lessons:
-        nb = executed_release(lesson)
-        page = out / f"{lesson}.html"
-        page.write_text(to_html(nb, _title(nb, lesson)), encoding="utf-8")
-        pages.append(page)
+    keep = EXECUTED if out.resolve() == OUT.resolve() else None
+    jobs = max(1, min(len(lessons), os.cpu_count() or 1))
+    with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        for lesson, text in zip(lessons, pool.map(_page, lessons, repeat(keep))):
+            page = out / f"{lesson}.html"
+            page.write_text(text, encoding="utf-8")
+            pages.append(page)
     links = []  # every exported lesson, this run's and earlier runs'
     for lesson in every:
         if (out / f"{lesson}.html").is_file():
