@@ -2,19 +2,22 @@
 
 Notebooks: every lesson in ``notebooks/*/`` (whatever exists at run time) is executed with
 nbclient in a fresh kernel, as "Run all" does, from a temporary copy of its folder; each run
-follows a run of an empty notebook (no cells: kernel start and shutdown only), and the ratio
-is the median of the per-pair ratios. The source notebooks are run, so every answer cell holds
-its solution: the wait of a learner who has finished the lesson. The three slowest cells of
-the last run are recorded from nbclient's own timestamps. Each round also runs the lesson's
-*floor*: a notebook with as many code cells as the lesson, the first importing what an explorer
-needs (matplotlib's Figure and Agg canvas, ipywidgets) and the rest ``pass``: what any lesson of
-that length with a matplotlib picture costs before it computes anything. A reference row,
-"(imports only)", is that import cell alone. The issue's target, "Run all" within
+follows a run of an empty notebook (no cells: kernel start and shutdown only), and the ratio is
+the median of the per-pair ratios. What runs is what a learner who has finished the lesson has
+in front of them: the source notebook, so every answer cell holds its solution, with the
+hidden-test regions removed exactly as nbgrader's release removes them (nbgrader's own
+``ClearHiddenTests`` preprocessor, ``learner_notebook``); hidden tests run only at grading,
+never in a learner's "Run all". The visible tests and every other cell stay. The three slowest
+cells of the last run are recorded from nbclient's own timestamps. Each round also runs the
+lesson's *floor*: a notebook with as many code cells as the lesson, the first importing what an
+explorer needs (matplotlib's Figure and Agg canvas, ipywidgets) and the rest ``pass``: what any
+lesson of that length with a matplotlib picture costs before it computes anything. A reference
+row, "(imports only)", is that import cell alone. The issue's target, "Run all" within
 ``RUN_ALL_TARGET`` (1.25) times the floor, is judged on the median of the per-round ratios
 lesson / floor (the two run one after the other). Beside the wall-clock seconds, the kernel's
 own CPU seconds (user + system of the reaped kernel process) are recorded for both: steadier
-than wall-clock seconds when other work shares the cores. The vector cache the lessons read
-(the one the course ships, ``chunklib/data/minilm-vectors.npz``) is recorded with its size.
+than wall-clock seconds when other work shares the cores. The vector cache the lessons read (the
+one the course ships, ``chunklib/data/minilm-vectors.npz``) is recorded with its size.
 
 Sliders: every ``*_explorer`` factory in ``chunklib.widgets`` is built with its defaults, then
 its ``size_slider`` (else its first other slider, else its first ``*_menu`` dropdown) is moved
@@ -131,6 +134,18 @@ IMPORTS = ("import ipywidgets, matplotlib.figure, matplotlib.backends.backend_ag
            "  # what an explorer needs")
 
 
+def learner_notebook(source):
+    """A copy of the source notebook ``source`` as a learner who finished the lesson has it:
+    every solution in place, the hidden-test regions removed by nbgrader's ``ClearHiddenTests``
+    (what ``course.py release`` runs; the release also replaces the solutions by stubs, which
+    a learner who finished has replaced by answers). Every cell stays, in order."""
+    import nbformat
+    from nbgrader.preprocessors import ClearHiddenTests
+
+    nb, _ = ClearHiddenTests().preprocess(nbformat.from_dict(source), {})
+    return nb
+
+
 def floor_notebook(source):
     """As many code cells as ``source``: the explorer's imports, then ``pass``."""
     import nbformat
@@ -152,7 +167,7 @@ def notebook_waits(rounds: int = 3, only: str | None = None) -> dict:
         if only and only not in lesson:
             continue
         print(f"  notebook {lesson} ...", end=" ", flush=True)
-        source = notebook if path is None else nbformat.read(path, as_version=4)
+        source = notebook if path is None else learner_notebook(nbformat.read(path, 4))
         empty = nbformat.v4.new_notebook(metadata=source.metadata)
         floor_nb = floor_notebook(source) if path is not None else None
         pairs, floors, floor_times, cpu, last = [], [], [], [], None
