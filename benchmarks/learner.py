@@ -17,7 +17,10 @@ row, "(imports only)", is that import cell alone. The issue's target, "Run all" 
 lesson / floor (the two run one after the other). Beside the wall-clock seconds, the kernel's
 own CPU seconds (user + system of the reaped kernel process) are recorded for both: steadier
 than wall-clock seconds when other work shares the cores. The vector cache the lessons read (the
-one the course ships, ``chunklib/data/minilm-vectors.npz``) is recorded with its size.
+one the course ships, ``chunklib/data/minilm-vectors.npz``) is recorded with its size, and so
+are lesson 6's shipped results (``chunklib/data/lesson6-results.json``). Kernels write
+bytecode as a learner's Python does (a ``PYTHONDONTWRITEBYTECODE`` in the environment is
+dropped for them), so a lesson's own modules are compiled in its first round only.
 
 Sliders: every ``*_explorer`` factory in ``chunklib.widgets`` is built with its defaults, then
 its ``size_slider`` (else its first other slider, else its first ``*_menu`` dropdown) is moved
@@ -111,6 +114,19 @@ def vector_cache() -> dict:
         vectors = data["vectors"].shape
     return {"kind": "shipped with the course", "path": name,
             "bytes": path.stat().st_size, "vectors": vectors[0], "dimension": vectors[1]}
+
+
+def shipped_results() -> dict:
+    """Lesson 6's shipped results (``chunklib.course.experiment.RESULTS``): size, rows, and
+    whether they match their inputs (else the lesson computes every number itself)."""
+    from chunklib.course.experiment import RESULTS, shipped_results
+
+    path = Path(str(RESULTS))
+    if not path.exists():
+        return {"kind": "none shipped"}
+    return {"kind": "shipped with the course", "path": str(path.relative_to(path.parents[2])),
+            "bytes": path.stat().st_size, "rows": len(json.loads(path.read_text())["rows"]),
+            "current": bool(shipped_results())}
 
 
 def _stamp(value: str) -> float:
@@ -353,6 +369,9 @@ def main(argv=None) -> int:
     parser.add_argument("--skip-sliders", action="store_true")
     args = parser.parse_args(argv)
     os.environ.setdefault("MPLBACKEND", "Agg")  # what `python3 course.py open` gives kernels
+    # a learner's Python keeps the bytecode of chunklib's modules after their first import;
+    # a PYTHONDONTWRITEBYTECODE set here would make every kernel compile them again
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     from timing import load_average
 
     result = {"load_average_start": load_average()}
@@ -360,11 +379,14 @@ def main(argv=None) -> int:
         result.update(slider_waits(args.moves, args.widgets))
     if not args.skip_notebooks:
         result["vector_cache"] = vector_cache()
+        result["lesson6_results"] = shipped_results()
         result.update(notebook_waits(args.rounds, args.only))
     result["load_average_end"] = load_average()
     args.json.write_text(json.dumps(result, indent=2))
     if result.get("notebooks"):
         print("\n".join(["", *floor_table(result["notebooks"]), "",
+                         f"vector cache: {result['vector_cache']}",
+                         f"lesson 6's results: {result['lesson6_results']}",
                          f"load average (1, 5, 15 min) at start / end: "
                          f"{result['load_average_start']} / {result['load_average_end']}"]))
     return 0

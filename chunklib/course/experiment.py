@@ -11,6 +11,15 @@ validated against it, so a source id names one revision here.) Results are cache
 so the widget and the notebook repeat nothing; lexical and hybrid retrieval are evaluated
 together, since hybrid fuses the lexical ranking with the dense one.
 
+The course also ships the totals and the diagnosis of every strategy lesson 6 shows, under
+each retriever (``RESULTS``, ``chunklib/data/lesson6-results.json``, written by
+``tools/build_results.py`` with ``computed_results``), so a "Run all" does not evaluate a
+hundred strategies again. They are keyed by ``inputs_sha256``, a hash of everything they are
+computed from (the fixture, the questions, the vector store and chunklib's code): when any of
+it differs, nothing shipped is read and every number is computed here. ``summarize`` and
+``diagnose`` read them; ``shipped=False`` computes one again (tests/test_lesson6_results.py
+recomputes them all and compares).
+
 The core names lesson 6 uses with these (``Strategy``, ``K``, ``Summary``, ...) are imported
 here too, so one import serves the lesson's cells and its explorer.
 
@@ -23,9 +32,12 @@ across retrievers (``chunklib.course.sweep``), rerankers and answer generation.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections import OrderedDict
 from collections.abc import Sequence
 from functools import cache
+from importlib.resources import files
 from typing import NamedTuple
 
 import numpy as np
@@ -65,7 +77,8 @@ __all__ = ["K", "OVERLAP_STEP", "WINDOW_KINDS", "Outcome", "Strategy", "Summary"
            "fixture_parents", "question_outcome", "evaluate", "index_duplication", "summarize",
            "diagnose",
            "overlap_sweep", "results_table", "sweep_table", "diagnosis_table",
-           "packed_context", "context_text"]
+           "packed_context", "context_text", "RESULTS", "inputs_sha256", "shipped_results",
+           "computed_results"]
 
 SIZES = tuple(range(200, 1001, 100))   # chunk sizes the widget offers, in characters
 #: The retriever of the lesson's main line: dense all-MiniLM-L6-v2 vectors, the kind of search
@@ -217,12 +230,18 @@ def _outcomes(strategy: Strategy, found: Sequence[Sequence[dict]]) -> tuple[Outc
 
 
 @cache
-def summarize(strategy: Strategy, k: int = K, retriever: str = MAIN_RETRIEVER) -> Summary:
+def summarize(strategy: Strategy, k: int = K, retriever: str = MAIN_RETRIEVER,
+              shipped: bool = True) -> Summary:
     """Totals of ``evaluate``: complete questions, mean recall, precision and IoU, hits that
     are near-duplicates, retrieved and repeated characters, and the index's duplication ratio.
+    The shipped totals when they hold this setting (``shipped_results``), unless ``shipped``
+    is False.
 
     ``summarize(Strategy("windows", 400)).counts`` -> '20/39'
     """
+    require_int("k", k, minimum=1)
+    if shipped and (strategy, k, retriever) in shipped_results():
+        return shipped_results()[strategy, k, retriever][0]
     outcomes = evaluate(strategy, k, retriever)
     n = len(outcomes)
     return Summary(strategy, sum(o.complete for o in outcomes), n,
@@ -240,8 +259,13 @@ def index_duplication(strategy: Strategy) -> float:
     their spans (``windows.shifted_window_spans``, the spans ``window_chunks`` makes), so the
     explorer's axis, which spans every size and overlap, costs no chunk records.
 
+    The shipped value when the shipped results hold the strategy (``shipped_results``).
+
     ``round(index_duplication(Strategy("windows", 400, 100)), 3)`` -> 0.316
     """
+    shipped = _shipped_duplication()
+    if strategy in shipped:
+        return shipped[strategy]
     if strategy.kind == "windows":
         def chunked(source, size, overlap):
             return [_Span(*span) for span in shifted_window_spans(len(source.text), size,
@@ -260,18 +284,22 @@ class _Span(NamedTuple):
     end: int
 
 
-def diagnose(strategy: Strategy, k: int = K,
-             retriever: str = MAIN_RETRIEVER) -> dict[str, list[str]]:
+def diagnose(strategy: Strategy, k: int = K, retriever: str = MAIN_RETRIEVER,
+             shipped: bool = True) -> dict[str, list[str]]:
     """Why questions are incomplete, question ids per reason: ``complete``; ``cut`` (no chunk of
     the strategy holds the evidence whole, the only failure overlap can fix); ``unreadable``
     (only chunks the subject may not read hold it); ``not retrieved`` (a readable chunk holds it
-    but ranks below ``k``). Windows (either kind) and structure-aware chunks only.
+    but ranks below ``k``). Windows (either kind) and structure-aware chunks only. The shipped
+    diagnosis when it holds this setting (``shipped_results``), unless ``shipped`` is False.
 
     ``{r: len(ids) for r, ids in diagnose(Strategy("windows", 400)).items()}``
     -> {'complete': 20, 'cut': 16, 'unreadable': 2, 'not retrieved': 1}
     """
     if strategy.kind == "parent-child":
         raise ValueError("diagnose compares chunks with the evidence: windows or structure")
+    if shipped and (strategy, k, retriever) in shipped_results():
+        return {reason: list(ids) for reason, ids in
+                shipped_results()[strategy, k, retriever][1].items()}
     chunks = chunk_dicts(strategy)
     out: dict[str, list[str]] = {"complete": [], "cut": [], "unreadable": [], "not retrieved": []}
     for q, outcome in zip(load_questions(), evaluate(strategy, k, retriever), strict=True):
@@ -288,6 +316,92 @@ def diagnose(strategy: Strategy, k: int = K,
             reason = "not retrieved"
         out[reason].append(q.id)
     return out
+
+
+RESULTS = files("chunklib").joinpath("data", "lesson6-results.json")
+#: Each reason of ``diagnose`` as one letter of a shipped row's diagnosis (one per question).
+REASON_LETTERS = {"complete": "c", "cut": "x", "unreadable": "u", "not retrieved": "n"}
+_SUMMARY_FIELDS = ("complete", "n", "recall", "precision", "iou", "near_duplicates", "hits",
+                   "retrieved_chars", "repeated_chars", "index_duplication")
+
+
+def inputs_sha256() -> str:
+    """One SHA-256 of everything the shipped results are computed from: the fixture and the
+    question set as loaded, the bytes of the shipped vector store, and the source of chunklib's
+    core modules and of this module (line endings made ``\n``, as a checkout may change them).
+
+    ``len(inputs_sha256())`` -> 64
+    """
+    from chunklib.vectors import SHIPPED_STORE
+
+    digest = hashlib.sha256()
+    digest.update(repr(load_sources()).encode("utf-8"))
+    digest.update(repr(load_questions()).encode("utf-8"))
+    digest.update(SHIPPED_STORE.read_bytes() if SHIPPED_STORE.is_file() else b"")
+    root = files("chunklib")
+    code = sorted(p for p in root.iterdir() if p.name.endswith(".py"))
+    for path in [*code, root.joinpath("course", "experiment.py")]:
+        digest.update(path.name.encode("utf-8") + b"\0")
+        digest.update(path.read_text(encoding="utf-8").replace("\r\n", "\n").encode("utf-8"))
+    return digest.hexdigest()
+
+
+def computed_results(strategies: Sequence[Strategy], retrievers: Sequence[str],
+                     k: int = K) -> dict:
+    """The results the course ships, computed: for each strategy and retriever, the
+    ``summarize`` totals and (windows and structure only) the ``diagnose`` reasons as one
+    letter per question (``REASON_LETTERS``), with ``inputs_sha256``; what
+    ``tools/build_results.py`` writes as JSON (floats as Python writes them, read back equal).
+
+    ``computed_results([Strategy("windows", 1000)], ["dense"])["rows"][0][:6]``
+    -> ['windows', 1000, 0, 0, 'dense', 17]
+    """
+    rows = []
+    for strategy in strategies:
+        for retriever in retrievers:
+            s = summarize(strategy, k, retriever, shipped=False)
+            reasons = None
+            if strategy.kind != "parent-child":
+                letter = {q: REASON_LETTERS[r] for r, ids in
+                          diagnose(strategy, k, retriever, shipped=False).items() for q in ids}
+                reasons = "".join(letter[q.id] for q in load_questions())
+            rows.append([strategy.kind, strategy.size, strategy.overlap, strategy.offset,
+                         retriever, *(getattr(s, f) for f in _SUMMARY_FIELDS), reasons])
+    return {"inputs_sha256": inputs_sha256(), "k": k,
+            "columns": ["kind", "size", "overlap", "offset", "retriever", *_SUMMARY_FIELDS,
+                        "reasons"], "rows": rows}
+
+
+@cache
+def shipped_results() -> dict[tuple[Strategy, int, str], tuple[Summary, dict | None]]:
+    """The results the course ships (``RESULTS``): (strategy, k, retriever) -> (its
+    ``Summary``, its ``diagnose`` reasons or None), read once; empty when the file is missing
+    or was computed from other inputs than these (``inputs_sha256``).
+
+    ``shipped_results()[Strategy("windows", 400), K, "dense"][0].counts`` -> '20/39'
+    """
+    try:
+        data = json.loads(RESULTS.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    if data["inputs_sha256"] != inputs_sha256():
+        return {}
+    ids = [q.id for q in load_questions()]
+    out = {}
+    for kind, size, overlap, offset, retriever, *values, reasons in data["rows"]:
+        strategy = Strategy(kind, size, overlap, offset)
+        diagnosis = None if reasons is None else {
+            reason: [q for q, got in zip(ids, reasons, strict=True) if got == letter]
+            for reason, letter in REASON_LETTERS.items()}
+        out[strategy, data["k"], retriever] = (Summary(strategy, *values), diagnosis)
+    return out
+
+
+@cache
+def _shipped_duplication() -> dict[Strategy, float]:
+    """Each strategy of the shipped results -> its index duplication (any retriever's row)."""
+    return {strategy: value[0].index_duplication
+            for (strategy, _k, _r), value in shipped_results().items()}
 
 
 def overlap_sweep(size: int, k: int = K, retriever: str = MAIN_RETRIEVER) -> list[Summary]:

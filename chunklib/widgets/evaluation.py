@@ -9,12 +9,11 @@ hatched). Each picture has its summary beside it, its text alternative.
 
 One setting (size, overlap, question, view, retriever) gives one ``EvaluationView``, computed
 once by the base (``chunklib.widgets.explorer``). The numbers come from
-``chunklib.course.experiment``, which caches every evaluation for the kernel's life. Only
-what a move could not compute in time is evaluated ahead, when the explorer is built: the
-lexical and hybrid curves of every size (``ahead``; one size's lexical sweep, which brings the
-hybrid one with it, takes longer than a move may). A dense curve is evaluated when it is
-first shown (``curve``), once. The curve's x axis is the same at every size; its limit needs
-only the index duplication of every size, which is chunking alone
+``chunklib.course.experiment``, which caches every evaluation for the kernel's life; the
+curves' totals of every size and retriever are among the results the course ships
+(``experiment.shipped_results``), so nothing is evaluated ahead. The curve's x axis is the
+same at every size; its limit needs only the index duplication of every size, which is
+chunking alone
 (``experiment.index_duplication``), not retrieval.
 The top-k view is the base's picture; the curve is the extra view, with its own layers.
 
@@ -114,17 +113,11 @@ class EvaluationExplorer(Explorer):
     margins = TOPK_MARGINS
     has_stepper = False
     k = ex.K
-    #: Retrievers whose curves are evaluated for every size when the explorer is built: a
-    #: size's lexical sweep (hybrid comes with it) takes longer than a move may (150 ms), the
-    #: dense one does not, so dense curves wait for their first use.
-    ahead = ("lexical", "hybrid")
 
     def __init__(self, size: int = 400, overlap: int = 100, question: str = "q19",
                  view: str = "windows", retriever: str = ex.MAIN_RETRIEVER):
         self.check(size=size, overlap=overlap, question=question, view=view,
-                   retriever=retriever)  # before curves
-        for name in self.ahead:
-            curves(self.k, name)
+                   retriever=retriever)
         self.xmax = duplication_limit()
         self.curve_layers = Layers(6.4, 3.6, margins=CURVE_MARGINS)
         self.curve_image = image_view(b"")
