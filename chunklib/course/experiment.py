@@ -354,7 +354,7 @@ def computed_results(strategies: Sequence[Strategy], retrievers: Sequence[str],
     ``tools/build_results.py`` writes as JSON (floats as Python writes them, read back equal).
 
     ``computed_results([Strategy("windows", 1000)], ["dense"])["rows"][0][:6]``
-    -> ['windows', 1000, 0, 0, 'dense', 17]
+    -> ['windows', 1000, 0, 0, 'dense', 26]
     """
     rows = []
     for strategy in strategies:
