@@ -26,6 +26,7 @@ a million characters or more (bpe-openai refuses them: ValueError), lone surroga
 from __future__ import annotations
 
 import base64
+import functools
 import gzip
 import importlib.machinery
 import importlib.util
@@ -74,7 +75,8 @@ def _require_text(text: object) -> str:
 class _Encoding:
     """One of bpe-openai's encodings, loaded alone: ids from its Rust tokenizer (the call its
     ``Encoding.encode_ordinary`` makes, with the same limits), token bytes from its vocabulary
-    file, decoded only for the tokens asked for."""
+    file, read on the first token asked for (counting needs no vocabulary) and decoded only
+    for the tokens asked for."""
 
     MAX_CHARACTERS = 1_000_000  # bpe-openai refuses texts this long
     MAX_TOKENS = 200_000  # and results this long (its chunk limit)
@@ -83,10 +85,15 @@ class _Encoding:
         folder = Path(importlib.util.find_spec("bpe_openai").submodule_search_locations[0])
         self.name = name
         self._backend = _bpe_bindings(folder).tokenizer_for_encoding(name)
-        raw = gzip.decompress((folder / "data" / f"{name}.tiktoken.gz").read_bytes())
-        self._tokens = [line.split(b" ")[0] for line in raw.splitlines() if line]
-        if not raw.rstrip().endswith(b" %d" % (len(self._tokens) - 1)):
-            raise RuntimeError(f"{name}: the vocabulary file's ranks are not 0, 1, 2, ...")
+        self._vocabulary = folder / "data" / f"{name}.tiktoken.gz"
+
+    @functools.cached_property
+    def _tokens(self) -> list[bytes]:
+        raw = gzip.decompress(self._vocabulary.read_bytes())
+        tokens = raw.split()[::2]  # lines of "base64-token rank"
+        if not raw.rstrip().endswith(b" %d" % (len(tokens) - 1)):
+            raise RuntimeError(f"{self.name}: the vocabulary file's ranks are not 0, 1, 2, ...")
+        return tokens
 
     def encode_ordinary(self, text: str) -> list[int]:
         if len(text) >= self.MAX_CHARACTERS:
