@@ -30,7 +30,6 @@ import functools
 import gzip
 import importlib.machinery
 import importlib.util
-import json
 import sys
 from functools import cache
 from importlib import resources
@@ -57,8 +56,7 @@ def minilm_trained_length() -> int:
 
     ``minilm_trained_length()`` -> 128
     """
-    source = resources.files("chunklib").joinpath("data", MINILM_TOKENIZER_FILE)
-    return json.loads(source.read_text(encoding="utf-8"))["truncation"]["max_length"]
+    return _minilm_file()[1]
 
 
 def _require_text(text: object) -> str:
@@ -181,11 +179,18 @@ def count_tokens(text: str, encoding: str = "cl100k_base") -> int:
 
 
 @cache
-def _minilm():
+def _minilm_file():
+    """The tokenizer file read once: the tokenizer, and the truncation length the file sets."""
     from tokenizers import Tokenizer
 
     source = resources.files("chunklib").joinpath("data", MINILM_TOKENIZER_FILE)
     tokenizer = Tokenizer.from_str(source.read_text(encoding="utf-8"))
+    return tokenizer, tokenizer.truncation["max_length"]
+
+
+@cache
+def _minilm():
+    tokenizer = _minilm_file()[0]
     # The file's own settings (truncate and pad to 128) are not what sentence-transformers uses:
     # it truncates at max_seq_length = 256 itself. Here nothing is cut, so every piece is seen.
     tokenizer.no_truncation()
