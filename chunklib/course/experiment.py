@@ -319,8 +319,9 @@ def diagnose(strategy: Strategy, k: int = K, retriever: str = MAIN_RETRIEVER,
     if strategy.kind == "parent-child":
         raise ValueError("diagnose compares chunks with the evidence: windows or structure")
     if shipped and (strategy, k, retriever) in shipped_results():
-        return {reason: list(ids) for reason, ids in
-                shipped_results()[strategy, k, retriever][1].items()}
+        letters = shipped_results()[strategy, k, retriever][1]  # one per question, in order
+        return {reason: [q.id for q, got in zip(load_questions(), letters, strict=True)
+                         if got == letter] for reason, letter in REASON_LETTERS.items()}
     chunks = chunk_dicts(strategy)
     out: dict[str, list[str]] = {"complete": [], "cut": [], "unreadable": [], "not retrieved": []}
     for q, outcome in zip(load_questions(), evaluate(strategy, k, retriever, shipped),
@@ -399,10 +400,11 @@ def computed_results(strategies: Sequence[Strategy], retrievers: Sequence[str],
 
 
 @cache
-def shipped_results() -> dict[tuple[Strategy, int, str], tuple[Summary, dict | None]]:
+def shipped_results() -> dict[tuple[Strategy, int, str], tuple[Summary, str | None]]:
     """The results the course ships (``RESULTS``): (strategy, k, retriever) -> (its
-    ``Summary``, its ``diagnose`` reasons or None), read once; empty when the file is missing
-    or was computed from other inputs than these (``inputs_sha256``).
+    ``Summary``, its ``diagnose`` reasons as one letter per question, ``REASON_LETTERS``, or
+    None), read once; empty when the file is missing or was computed from other inputs than
+    these (``inputs_sha256``).
 
     ``shipped_results()[Strategy("windows", 400), K, "dense"][0].counts`` -> '20/39'
     """
@@ -412,14 +414,10 @@ def shipped_results() -> dict[tuple[Strategy, int, str], tuple[Summary, dict | N
         return {}
     if data["inputs_sha256"] != inputs_sha256():
         return {}
-    ids = [q.id for q in load_questions()]
     out = {}
     for kind, size, overlap, offset, retriever, *values, reasons in data["rows"]:
         strategy = Strategy(kind, size, overlap, offset)
-        diagnosis = None if reasons is None else {
-            reason: [q for q, got in zip(ids, reasons, strict=True) if got == letter]
-            for reason, letter in REASON_LETTERS.items()}
-        out[strategy, data["k"], retriever] = (Summary(strategy, *values), diagnosis)
+        out[strategy, data["k"], retriever] = (Summary(strategy, *values), reasons)
     return out
 
 
