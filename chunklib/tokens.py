@@ -205,8 +205,14 @@ def wordpiece_spans(text: str) -> list[tuple[int, int]]:
     words with ``##`` pieces; an emoji is one ``[UNK]`` piece.
     ``wordpiece_spans("Unaffable!")`` -> [(0, 3), (3, 6), (6, 9), (9, 10)]
     """
-    encoding = _minilm().encode(_require_text(text), add_special_tokens=False)
-    return [(start, end) for start, end in encoding.offsets]
+    return list(_wordpiece_offsets(_require_text(text)))
+
+
+@functools.lru_cache(maxsize=256)
+def _wordpiece_offsets(text: str) -> tuple[tuple[int, int], ...]:
+    """``wordpiece_spans`` kept for the last texts asked (lesson 1 cuts one text many ways)."""
+    return tuple((start, end) for start, end in
+                 _minilm().encode(text, add_special_tokens=False).offsets)
 
 
 def wordpiece_count(text: str) -> int:
