@@ -105,6 +105,11 @@ class _Encoding:
     def decode_single_token_bytes(self, token: int) -> bytes:
         return base64.b64decode(self._tokens[token])
 
+    def token_width(self, token: int) -> int:
+        """``len(decode_single_token_bytes(token))``, from the length of its padded base64."""
+        text = self._tokens[token]
+        return len(text) // 4 * 3 - text[-2:].count(b"=")
+
 
 def _bpe_bindings(folder: Path):
     """bpe-openai's compiled module, loaded without running ``bpe_openai/__init__.py`` and
@@ -162,7 +167,7 @@ def token_spans(text: str, encoding: str = "cl100k_base") -> list[tuple[int, int
     spans = []
     pos = 0
     for token in ids:
-        width = len(enc.decode_single_token_bytes(token))
+        width = enc.token_width(token)
         spans.append((owner[pos], owner[pos + width - 1] + 1))
         pos += width
     if pos != len(owner):  # the tokens must spell the text's bytes exactly
