@@ -36,11 +36,11 @@ def test_the_shipped_hits_are_what_chunklib_computes_now():
 @pytest.mark.parametrize("strategy", [Strategy("windows", 200), Strategy("windows", 1000, 500),
                                       Strategy("structure", 600), Strategy("parent-child", 400)],
                          ids=lambda s: s.label)
-def test_lexical_and_hybrid_outcomes_from_shipped_hits_equal_fresh_ones(strategy):
+def test_outcomes_from_shipped_hits_equal_fresh_ones(strategy):
     chunking = Strategy("structure", strategy.size) if strategy.kind == "parent-child" \
         else strategy
-    assert ex.shipped_hits(chunking, ex.K) is not None
-    for retriever in ("lexical", "hybrid"):
+    assert ex.shipped_hits(chunking, ex.K, ["dense", "lexical", "hybrid"]) is not None
+    for retriever in ("dense", "lexical", "hybrid"):
         assert ex.evaluate(strategy, ex.K, retriever) == ex.evaluate(strategy, ex.K, retriever,
                                                                      shipped=False)
 

@@ -3,7 +3,7 @@ diagnoses of every strategy the lesson and its explorer show
 (``chunklib.course.vector_store.store_strategies()``: the lesson's strategies, the averaged
 sweep's window grids, every size and overlap of the explorer) under each retriever of
 ``chunklib.course.sweep.RETRIEVERS`` (``chunklib.course.experiment.computed_results``), and the
-lexical and hybrid hits of the explorer's strategies (``computed_hits``), both keyed by
+hits of the explorer's strategies under each retriever (``computed_hits``), both keyed by
 ``inputs_sha256``.
 
     .venv/bin/python tools/build_results.py          # rewrites the file when it is stale
@@ -54,7 +54,7 @@ def results_text() -> str:
 def hit_keys() -> list[str]:
     """The key of every row the hits file must hold, in order."""
     return [f"{s.kind} {s.size} {s.overlap} {s.offset} {r}"
-            for s in experiment.explorer_strategies() for r in ("lexical", "hybrid")]
+            for s in experiment.explorer_strategies() for r in ("dense", "lexical", "hybrid")]
 
 
 def is_current(path: Path, hits: Path | None = None) -> bool:
@@ -74,7 +74,7 @@ def is_current(path: Path, hits: Path | None = None) -> bool:
 
 
 def write_hits(path: Path) -> None:
-    """Write the explorer's lexical and hybrid hits, computed now, to ``path``."""
+    """Write the explorer's hits, computed now, to ``path``."""
     np.savez_compressed(path, **computed_hits(experiment.explorer_strategies(), K))
 
 

@@ -14,8 +14,8 @@ together, since hybrid fuses the lexical ranking with the dense one.
 The course also ships the totals and the diagnosis of every strategy lesson 6 shows, under each
 retriever (``RESULTS``, ``chunklib/data/lesson6-results.json``, written by
 ``tools/build_results.py`` with ``computed_results``), so a "Run all" does not evaluate a
-hundred strategies again, and the lexical and hybrid hits of every strategy the explorer
-retrieves with (``HITS``, ``computed_hits``), which a move could not compute in time. They are
+hundred strategies again, and the hits of every strategy the explorer retrieves with
+(``HITS``, ``computed_hits``), which a lexical or hybrid move could not compute in time. They are
 keyed by ``inputs_sha256``, a hash of everything they are computed from (the fixture, the
 questions, the vector store and chunklib's code): when any of it differs, nothing shipped is
 read and every number is computed here. ``summarize`` and ``diagnose`` read the totals
@@ -202,18 +202,29 @@ def _vectors():
 def evaluate(strategy: Strategy, k: int = K, retriever: str = MAIN_RETRIEVER,
              shipped: bool = True) -> tuple[Outcome, ...]:
     """Every question of the set under ``strategy``, in question order (cached); ``retriever``
-    as in ``retrieve`` (default ``MAIN_RETRIEVER``, dense). Lexical and hybrid hits come from
-    the shipped hits when they hold the strategy (``shipped_hits``), unless ``shipped`` is
-    False.
+    as in ``retrieve`` (default ``MAIN_RETRIEVER``, dense). Dense, lexical and hybrid hits
+    come from the shipped hits when they hold the strategy (``shipped_hits``), unless
+    ``shipped`` is False.
 
     ``sum(o.complete for o in evaluate(Strategy("windows", 400)))`` -> 20
     """
     require_int("k", k, minimum=1)
     if retriever in ("lexical", "hybrid"):
         return _lexical_hybrid(strategy, k, shipped)[retriever]
+    held = shipped_hits(_chunking(strategy), k, [retriever]) if shipped else None
+    if held is not None:
+        return _outcomes(strategy, _held_hits(strategy, held)[retriever])
     vectors = _vectors() if retriever == "dense" else None
     return _outcomes(strategy, retrieve_many(chunk_dicts(strategy), load_questions(), k,
                                              retriever, vectors))
+
+
+def _held_hits(strategy: Strategy, held: dict[str, list]) -> dict[str, list[list[dict]]]:
+    """Shipped hits (positions and scores, ``shipped_hits``) as the hit dicts of ``retrieve``."""
+    chunks = chunk_dicts(strategy)
+    return {name: hit_dicts(chunks, [[(chunks[i]["chunk_id"], score) for i, score in hits]
+                                     for hits in per_question])
+            for name, per_question in held.items()}
 
 
 @cache
@@ -223,14 +234,11 @@ def _lexical_hybrid(strategy: Strategy, k: int,
     ranking with the dense one, so each question's bm25 ranking is computed once for both
     (``experiment.retrieve_lexical_hybrid``). The shipped hits when they hold the strategy's
     chunks (``shipped_hits``)."""
-    chunks = chunk_dicts(strategy)
     held = shipped_hits(_chunking(strategy), k) if shipped else None
     if held is None:
-        found = retrieve_lexical_hybrid(chunks, load_questions(), k, _vectors())
+        found = retrieve_lexical_hybrid(chunk_dicts(strategy), load_questions(), k, _vectors())
     else:
-        found = {name: hit_dicts(chunks, [[(chunks[i]["chunk_id"], score) for i, score in hits]
-                                          for hits in per_question])
-                 for name, per_question in held.items()}
+        found = _held_hits(strategy, held)
     return {name: _outcomes(strategy, hits) for name, hits in found.items()}
 
 
@@ -342,7 +350,7 @@ def diagnose(strategy: Strategy, k: int = K, retriever: str = MAIN_RETRIEVER,
 
 
 RESULTS = files("chunklib").joinpath("data", "lesson6-results.json")
-#: The lexical and hybrid hits of the explorer's strategies (``computed_hits``).
+#: The dense, lexical and hybrid hits of the explorer's strategies (``computed_hits``).
 HITS = files("chunklib").joinpath("data", "lesson6-hits.npz")
 #: Each reason of ``diagnose`` as one letter of a shipped row's diagnosis (one per question).
 REASON_LETTERS = {"complete": "c", "cut": "x", "unreadable": "u", "not retrieved": "n"}
@@ -432,19 +440,21 @@ def explorer_strategies() -> list[Strategy]:
 
 
 def computed_hits(strategies: Sequence[Strategy], k: int = K) -> dict[str, np.ndarray]:
-    """The lexical and hybrid hits of every question under each strategy, as arrays: ``keys``
+    """The dense, lexical and hybrid hits of every question under each strategy, as arrays:
+    ``keys``
     (one ``"kind size overlap offset retriever"`` per row), ``index`` (each hit's position in
     ``chunk_dicts(strategy)``, -1 past the last hit) and ``score`` (shape: rows × questions ×
     ``k``), with ``inputs_sha256``; what ``tools/build_results.py`` writes to ``HITS``.
 
-    ``computed_hits([Strategy("windows", 1000)])["index"].shape`` -> (2, 39, 5)
+    ``computed_hits([Strategy("windows", 1000)])["index"].shape`` -> (3, 39, 5)
     """
     questions = load_questions()
     keys, index, score = [], [], []
     for strategy in strategies:
         chunks = chunk_dicts(strategy)
         at = {c["chunk_id"]: i for i, c in enumerate(chunks)}
-        found = retrieve_lexical_hybrid(chunks, questions, k, _vectors())
+        found = {"dense": retrieve_many(chunks, questions, k, "dense", _vectors()),
+                 **retrieve_lexical_hybrid(chunks, questions, k, _vectors())}
         for name, per_question in found.items():
             keys.append(f"{strategy.kind} {strategy.size} {strategy.overlap} {strategy.offset} "
                         f"{name}")
@@ -476,16 +486,18 @@ def _hit_arrays() -> tuple[dict[tuple[Strategy, int, str], int], np.ndarray, np.
     return rows, index, score
 
 
-def shipped_hits(strategy: Strategy, k: int = K) -> dict[str, list] | None:
-    """The hits the course ships for the chunks of ``strategy`` (``HITS``): retriever (lexical,
-    hybrid) -> per question its hits as (position in ``chunk_dicts(strategy)``, score); None
-    when they are not shipped, or were computed from other inputs (``inputs_sha256``).
+def shipped_hits(strategy: Strategy, k: int = K,
+                 retrievers: Sequence[str] = ("lexical", "hybrid")) -> dict[str, list] | None:
+    """The hits the course ships for the chunks of ``strategy`` (``HITS``): for each retriever
+    named in ``retrievers``, per question its hits as (position in ``chunk_dicts(strategy)``,
+    score); None when they are not shipped, or were computed from other inputs
+    (``inputs_sha256``).
 
     ``shipped_hits(Strategy("windows", 400, 100))["lexical"][0][0][0] >= 0`` -> True
     """
     rows, index, score = _hit_arrays()
     out = {}
-    for retriever in ("lexical", "hybrid"):
+    for retriever in retrievers:
         row = rows.get((strategy, k, retriever))
         if row is None:
             return None
