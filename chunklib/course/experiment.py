@@ -441,10 +441,10 @@ def explorer_strategies() -> list[Strategy]:
 
 def computed_hits(strategies: Sequence[Strategy], k: int = K) -> dict[str, np.ndarray]:
     """The dense, lexical and hybrid hits of every question under each strategy, as arrays:
-    ``keys``
-    (one ``"kind size overlap offset retriever"`` per row), ``index`` (each hit's position in
-    ``chunk_dicts(strategy)``, -1 past the last hit) and ``score`` (shape: rows × questions ×
-    ``k``), with ``inputs_sha256``; what ``tools/build_results.py`` writes to ``HITS``.
+    ``keys`` (one ``"kind size overlap offset retriever"`` per row), ``index`` (each hit's
+    position in ``chunk_dicts(strategy)``, -1 past the last hit) and ``score`` (shape: rows ×
+    questions × ``k``), with ``inputs_sha256``; what ``tools/build_results.py`` writes to
+    ``HITS``.
 
     ``computed_hits([Strategy("windows", 1000)])["index"].shape`` -> (3, 39, 5)
     """
