@@ -2,19 +2,25 @@
 
 Notebooks: every lesson in ``notebooks/*/`` (whatever exists at run time) is executed with
 nbclient in a fresh kernel, as "Run all" does, from a temporary copy of its folder; each run
-follows a run of an empty notebook (no cells: kernel start and shutdown only), and the ratio
-is the median of the per-pair ratios. The source notebooks are run, so every answer cell holds
-its solution: the wait of a learner who has finished the lesson. The three slowest cells of
-the last run are recorded from nbclient's own timestamps. Each round also runs the lesson's
-*floor*: a notebook with as many code cells as the lesson, the first importing what an explorer
-needs (matplotlib's Figure and Agg canvas, ipywidgets) and the rest ``pass``: what any lesson of
-that length with a matplotlib picture costs before it computes anything. A reference row,
-"(imports only)", is that import cell alone. The issue's target, "Run all" within
+follows a run of an empty notebook (no cells: kernel start and shutdown only), and the ratio is
+the median of the per-pair ratios. What runs is what a learner who has finished the lesson has
+in front of them: the source notebook, so every answer cell holds its solution, with the
+hidden-test regions removed exactly as nbgrader's release removes them (nbgrader's own
+``ClearHiddenTests`` preprocessor, ``learner_notebook``); hidden tests run only at grading,
+never in a learner's "Run all". The visible tests and every other cell stay. The three slowest
+cells of the last run are recorded from nbclient's own timestamps. Each round also runs the
+lesson's *floor*: a notebook with as many code cells as the lesson, the first importing what an
+explorer needs (matplotlib's Figure and Agg canvas, ipywidgets) and the rest ``pass``: what any
+lesson of that length with a matplotlib picture costs before it computes anything. A reference
+row, "(imports only)", is that import cell alone. The issue's target, "Run all" within
 ``RUN_ALL_TARGET`` (1.25) times the floor, is judged on the median of the per-round ratios
 lesson / floor (the two run one after the other). Beside the wall-clock seconds, the kernel's
 own CPU seconds (user + system of the reaped kernel process) are recorded for both: steadier
-than wall-clock seconds when other work shares the cores. The vector cache the lessons read
-(the one the course ships, ``chunklib/data/minilm-vectors.npz``) is recorded with its size.
+than wall-clock seconds when other work shares the cores. The vector cache the lessons read (the
+one the course ships, ``chunklib/data/minilm-vectors.npz``) is recorded with its size, and so
+are lesson 6's shipped results (``chunklib/data/lesson6-results.json``). Kernels write
+bytecode as a learner's Python does (a ``PYTHONDONTWRITEBYTECODE`` in the environment is
+dropped for them), so a lesson's own modules are compiled in its first round only.
 
 Sliders: every ``*_explorer`` factory in ``chunklib.widgets`` is built with its defaults, then
 its ``size_slider`` (else its first other slider, else its first ``*_menu`` dropdown) is moved
@@ -110,6 +116,19 @@ def vector_cache() -> dict:
             "bytes": path.stat().st_size, "vectors": vectors[0], "dimension": vectors[1]}
 
 
+def shipped_results() -> dict:
+    """Lesson 6's shipped results (``chunklib.course.experiment.RESULTS``): size, rows, and
+    whether they match their inputs (else the lesson computes every number itself)."""
+    from chunklib.course.experiment import RESULTS, shipped_results
+
+    path = Path(str(RESULTS))
+    if not path.exists():
+        return {"kind": "none shipped"}
+    return {"kind": "shipped with the course", "path": str(path.relative_to(path.parents[2])),
+            "bytes": path.stat().st_size, "rows": len(json.loads(path.read_text())["rows"]),
+            "current": bool(shipped_results())}
+
+
 def _stamp(value: str) -> float:
     return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
 
@@ -129,6 +148,18 @@ def slowest_cells(nb, k: int = 3) -> list[dict]:
 FLOOR = "(imports only)"
 IMPORTS = ("import ipywidgets, matplotlib.figure, matplotlib.backends.backend_agg"
            "  # what an explorer needs")
+
+
+def learner_notebook(source):
+    """A copy of the source notebook ``source`` as a learner who finished the lesson has it:
+    every solution in place, the hidden-test regions removed by nbgrader's ``ClearHiddenTests``
+    (what ``course.py release`` runs; the release also replaces the solutions by stubs, which
+    a learner who finished has replaced by answers). Every cell stays, in order."""
+    import nbformat
+    from nbgrader.preprocessors import ClearHiddenTests
+
+    nb, _ = ClearHiddenTests().preprocess(nbformat.from_dict(source), {})
+    return nb
 
 
 def floor_notebook(source):
@@ -152,7 +183,7 @@ def notebook_waits(rounds: int = 3, only: str | None = None) -> dict:
         if only and only not in lesson:
             continue
         print(f"  notebook {lesson} ...", end=" ", flush=True)
-        source = notebook if path is None else nbformat.read(path, as_version=4)
+        source = notebook if path is None else learner_notebook(nbformat.read(path, 4))
         empty = nbformat.v4.new_notebook(metadata=source.metadata)
         floor_nb = floor_notebook(source) if path is not None else None
         pairs, floors, floor_times, cpu, last = [], [], [], [], None
@@ -330,6 +361,7 @@ def slider_waits(moves: int = 21, only: str | None = None) -> dict:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description="the learner's wait")
     parser.add_argument("--json", type=Path, required=True)
+    parser.add_argument("--markdown", type=Path, help="also write the floor table here")
     parser.add_argument("--rounds", type=int, default=3, help="notebook runs per lesson")
     parser.add_argument("--moves", type=int, default=21, help="slider moves per explorer")
     parser.add_argument("--only", help="only lessons whose folder name contains this")
@@ -338,6 +370,9 @@ def main(argv=None) -> int:
     parser.add_argument("--skip-sliders", action="store_true")
     args = parser.parse_args(argv)
     os.environ.setdefault("MPLBACKEND", "Agg")  # what `python3 course.py open` gives kernels
+    # a learner's Python keeps the bytecode of chunklib's modules after their first import;
+    # a PYTHONDONTWRITEBYTECODE set here would make every kernel compile them again
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     from timing import load_average
 
     result = {"load_average_start": load_average()}
@@ -345,13 +380,26 @@ def main(argv=None) -> int:
         result.update(slider_waits(args.moves, args.widgets))
     if not args.skip_notebooks:
         result["vector_cache"] = vector_cache()
+        result["lesson6_results"] = shipped_results()
         result.update(notebook_waits(args.rounds, args.only))
     result["load_average_end"] = load_average()
     args.json.write_text(json.dumps(result, indent=2))
     if result.get("notebooks"):
-        print("\n".join(["", *floor_table(result["notebooks"]), "",
-                         f"load average (1, 5, 15 min) at start / end: "
-                         f"{result['load_average_start']} / {result['load_average_end']}"]))
+        lines = [*floor_table(result["notebooks"]), "",
+                 f"vector cache: {result['vector_cache']}",
+                 f"lesson 6's results: {result['lesson6_results']}",
+                 f"load average (1, 5, 15 min) at start / end: "
+                 f"{result['load_average_start']} / {result['load_average_end']}"]
+        print("\n".join(["", *lines]))
+        if args.markdown:
+            args.markdown.write_text("\n".join([
+                f"# The learner's Run all against its floor ({args.rounds} rounds, "
+                f"{datetime.now().astimezone():%Y-%m-%d %H:%M %Z})", "",
+                f"`benchmarks/learner.py --json {args.json} --markdown {args.markdown} "
+                f"--rounds {args.rounds}{' --skip-sliders' if args.skip_sliders else ''}`; "
+                "the lessons run as a learner who finished them has them (hidden tests "
+                "removed as the release removes them; see the module docstring).", "",
+                *lines, ""]))
     return 0
 
 

@@ -152,7 +152,7 @@ def retrieve(chunks: Sequence[dict], question: EvidenceQuestion, k: int = K,
     else:
         found = get_retriever(retriever)(chunks, question.question, question.tenant_id,
                                          question.groups, k)
-    return _hit_dicts(chunks, [found])[0]
+    return hit_dicts(chunks, [found])[0]
 
 
 def retrieve_many(chunks: Sequence[dict], questions: Sequence[EvidenceQuestion], k: int = K,
@@ -167,7 +167,7 @@ def retrieve_many(chunks: Sequence[dict], questions: Sequence[EvidenceQuestion],
         return [retrieve(chunks, q, k, retriever) for q in questions]
     found = filtered_search_many(chunks, [(q.question, q.tenant_id, q.groups) for q in questions],
                                  k, ranker(retriever, vectors))
-    return _hit_dicts(chunks, found)
+    return hit_dicts(chunks, found)
 
 
 def retrieve_lexical_hybrid(chunks: Sequence[dict], questions: Sequence[EvidenceQuestion],
@@ -191,12 +191,17 @@ def retrieve_lexical_hybrid(chunks: Sequence[dict], questions: Sequence[Evidence
         fused = rrf([rank_dense(query, mine, vectors), bm25])  # as rank_hybrid fuses them
         lexical.append(top(bm25, k))
         hybrid.append(top(fused, k))
-    return {"lexical": _hit_dicts(chunks, lexical), "hybrid": _hit_dicts(chunks, hybrid)}
+    return {"lexical": hit_dicts(chunks, lexical), "hybrid": hit_dicts(chunks, hybrid)}
 
 
-def _hit_dicts(chunks: Sequence[dict], found: Sequence[Sequence[tuple[str, float]]]
-               ) -> list[list[dict]]:
-    """``(chunk_id, score)`` pairs as the hit dicts ``retrieve`` returns."""
+def hit_dicts(chunks: Sequence[dict], found: Sequence[Sequence[tuple[str, float]]]
+              ) -> list[list[dict]]:
+    """Each question's ``(chunk_id, score)`` pairs as the hit dicts ``retrieve`` returns.
+
+    ``hit_dicts([{"chunk_id": "c", "source_id": "s", "revision": "1", "acl": None,
+    "acl_parts": None, "start": 0, "end": 9, "heading_path": ()}], [[("c", 0.5)]])[0][0]["end"]``
+    -> 9
+    """
     by_id = {c["chunk_id"]: c for c in chunks}
     keys = ("chunk_id", "source_id", "revision", "acl", "acl_parts", "start", "end",
             "heading_path")

@@ -26,10 +26,10 @@ a million characters or more (bpe-openai refuses them: ValueError), lone surroga
 from __future__ import annotations
 
 import base64
+import functools
 import gzip
 import importlib.machinery
 import importlib.util
-import json
 import sys
 from functools import cache
 from importlib import resources
@@ -56,8 +56,7 @@ def minilm_trained_length() -> int:
 
     ``minilm_trained_length()`` -> 128
     """
-    source = resources.files("chunklib").joinpath("data", MINILM_TOKENIZER_FILE)
-    return json.loads(source.read_text(encoding="utf-8"))["truncation"]["max_length"]
+    return _minilm_file()[1]
 
 
 def _require_text(text: object) -> str:
@@ -74,7 +73,8 @@ def _require_text(text: object) -> str:
 class _Encoding:
     """One of bpe-openai's encodings, loaded alone: ids from its Rust tokenizer (the call its
     ``Encoding.encode_ordinary`` makes, with the same limits), token bytes from its vocabulary
-    file, decoded only for the tokens asked for."""
+    file, read on the first token asked for (counting needs no vocabulary) and decoded only
+    for the tokens asked for."""
 
     MAX_CHARACTERS = 1_000_000  # bpe-openai refuses texts this long
     MAX_TOKENS = 200_000  # and results this long (its chunk limit)
@@ -83,10 +83,15 @@ class _Encoding:
         folder = Path(importlib.util.find_spec("bpe_openai").submodule_search_locations[0])
         self.name = name
         self._backend = _bpe_bindings(folder).tokenizer_for_encoding(name)
-        raw = gzip.decompress((folder / "data" / f"{name}.tiktoken.gz").read_bytes())
-        self._tokens = [line.split(b" ")[0] for line in raw.splitlines() if line]
-        if not raw.rstrip().endswith(b" %d" % (len(self._tokens) - 1)):
-            raise RuntimeError(f"{name}: the vocabulary file's ranks are not 0, 1, 2, ...")
+        self._vocabulary = folder / "data" / f"{name}.tiktoken.gz"
+
+    @functools.cached_property
+    def _tokens(self) -> list[bytes]:
+        raw = gzip.decompress(self._vocabulary.read_bytes())
+        tokens = raw.split()[::2]  # lines of "base64-token rank"
+        if not raw.rstrip().endswith(b" %d" % (len(tokens) - 1)):
+            raise RuntimeError(f"{self.name}: the vocabulary file's ranks are not 0, 1, 2, ...")
+        return tokens
 
     def encode_ordinary(self, text: str) -> list[int]:
         if len(text) >= self.MAX_CHARACTERS:
@@ -99,6 +104,11 @@ class _Encoding:
 
     def decode_single_token_bytes(self, token: int) -> bytes:
         return base64.b64decode(self._tokens[token])
+
+    def token_width(self, token: int) -> int:
+        """``len(decode_single_token_bytes(token))``, from the length of its padded base64."""
+        text = self._tokens[token]
+        return len(text) // 4 * 3 - text[-2:].count(b"=")
 
 
 def _bpe_bindings(folder: Path):
@@ -157,7 +167,7 @@ def token_spans(text: str, encoding: str = "cl100k_base") -> list[tuple[int, int
     spans = []
     pos = 0
     for token in ids:
-        width = len(enc.decode_single_token_bytes(token))
+        width = enc.token_width(token)
         spans.append((owner[pos], owner[pos + width - 1] + 1))
         pos += width
     if pos != len(owner):  # the tokens must spell the text's bytes exactly
@@ -174,11 +184,18 @@ def count_tokens(text: str, encoding: str = "cl100k_base") -> int:
 
 
 @cache
-def _minilm():
+def _minilm_file():
+    """The tokenizer file read once: the tokenizer, and the truncation length the file sets."""
     from tokenizers import Tokenizer
 
     source = resources.files("chunklib").joinpath("data", MINILM_TOKENIZER_FILE)
     tokenizer = Tokenizer.from_str(source.read_text(encoding="utf-8"))
+    return tokenizer, tokenizer.truncation["max_length"]
+
+
+@cache
+def _minilm():
+    tokenizer = _minilm_file()[0]
     # The file's own settings (truncate and pad to 128) are not what sentence-transformers uses:
     # it truncates at max_seq_length = 256 itself. Here nothing is cut, so every piece is seen.
     tokenizer.no_truncation()
@@ -193,8 +210,14 @@ def wordpiece_spans(text: str) -> list[tuple[int, int]]:
     words with ``##`` pieces; an emoji is one ``[UNK]`` piece.
     ``wordpiece_spans("Unaffable!")`` -> [(0, 3), (3, 6), (6, 9), (9, 10)]
     """
-    encoding = _minilm().encode(_require_text(text), add_special_tokens=False)
-    return [(start, end) for start, end in encoding.offsets]
+    return list(_wordpiece_offsets(_require_text(text)))
+
+
+@functools.lru_cache(maxsize=256)
+def _wordpiece_offsets(text: str) -> tuple[tuple[int, int], ...]:
+    """``wordpiece_spans`` kept for the last texts asked (lesson 1 cuts one text many ways)."""
+    return tuple((start, end) for start, end in
+                 _minilm().encode(text, add_special_tokens=False).offsets)
 
 
 def wordpiece_count(text: str) -> int:

@@ -172,3 +172,29 @@ def test_learner_names_the_vector_cache_the_lessons_read():
     assert cache["path"] == "chunklib/data/minilm-vectors.npz"
     assert cache["kind"] == "shipped with the course" and cache["dimension"] == 384
     assert cache["bytes"] > cache["vectors"] * 384 * 4 > 0  # float32 vectors and their keys
+
+
+def test_learner_runs_what_a_learner_who_finished_the_lesson_has():
+    import learner
+    import nbformat
+
+    grade = {"nbgrader": {"grade_id": "t", "points": 1, "grade": True, "solution": False,
+                          "locked": True, "schema_version": 3}}
+    answer = {"nbgrader": {"grade_id": "a", "grade": False, "solution": True, "locked": False,
+                           "schema_version": 3}}
+    source = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("x = 1", metadata=answer),
+        nbformat.v4.new_code_cell("assert x == 1\n### BEGIN HIDDEN TESTS\nassert x > 0\n"
+                                  "### END HIDDEN TESTS", metadata=grade),
+        nbformat.v4.new_markdown_cell("Done.")])
+    cells = learner.learner_notebook(source).cells
+    assert [c.source for c in cells] == ["x = 1", "assert x == 1", "Done."]
+    assert "BEGIN HIDDEN TESTS" in source.cells[1].source  # the source notebook is untouched
+
+
+def test_learner_names_lesson_6s_shipped_results():
+    import learner
+
+    shipped = learner.shipped_results()
+    assert shipped["path"] == "chunklib/data/lesson6-results.json" and shipped["current"]
+    assert shipped["bytes"] > 0 and shipped["rows"] > 200

@@ -275,3 +275,12 @@ def test_truncated_at_properties(text, limit):
     else:                                  # exactly limit - 2 pieces lie before the cut
         assert cut < len(text)
         assert sum(1 for _, end in wordpiece_spans(text) if end <= cut) == limit - 2
+
+
+@pytest.mark.parametrize("encoding", ["cl100k_base", "o200k_base"])
+def test_token_widths_are_the_decoded_lengths_of_every_token(encoding):
+    from chunklib.tokens import _bpe
+
+    enc = _bpe(encoding)
+    assert all(enc.token_width(t) == len(enc.decode_single_token_bytes(t))
+               for t in range(len(enc._tokens)))

@@ -163,16 +163,15 @@ def test_curve_has_labels_integer_ticks_and_markers(explorer):
     assert topk.get_ylabel() == "rank" and any(p.get_hatch() for p in topk.patches)
 
 
-def test_dense_curves_wait_for_their_first_use():
+def test_curves_wait_for_their_first_use():
     curve.cache_clear()
     e = EvaluationExplorer(400, 100)
-    ahead = len(ex.SIZES) * len(EvaluationExplorer.ahead)
-    assert curve.cache_info().currsize == ahead + 1  # and the dense curve it shows
+    assert curve.cache_info().currsize == 1  # the curve it shows, nothing ahead
     e.size_slider.value = 700
-    assert curve.cache_info().currsize == ahead + 2
+    assert curve.cache_info().currsize == 2
     e.size_slider.value = 400
     e.retriever_menu.value = "hybrid"
-    assert curve.cache_info().currsize == ahead + 2
+    assert curve.cache_info().currsize == 3
 
 
 def test_the_x_limit_comes_from_every_sizes_chunks():

@@ -11,6 +11,17 @@ validated against it, so a source id names one revision here.) Results are cache
 so the widget and the notebook repeat nothing; lexical and hybrid retrieval are evaluated
 together, since hybrid fuses the lexical ranking with the dense one.
 
+The course also ships the totals and the diagnosis of every strategy lesson 6 shows, under each
+retriever (``RESULTS``, ``chunklib/data/lesson6-results.json``, written by
+``tools/build_results.py`` with ``computed_results``), so a "Run all" does not evaluate a
+hundred strategies again, and the hits of every strategy the explorer retrieves with
+(``HITS``, ``computed_hits``), which a lexical or hybrid move could not compute in time. They are
+keyed by ``inputs_sha256``, a hash of everything they are computed from (the fixture, the
+questions, the vector store and chunklib's code): when any of it differs, nothing shipped is
+read and every number is computed here. ``summarize`` and ``diagnose`` read the totals
+(``shipped=False`` computes one again), ``evaluate`` the hits (tests/test_lesson6_results.py
+recomputes them all and compares).
+
 The core names lesson 6 uses with these (``Strategy``, ``K``, ``Summary``, ...) are imported
 here too, so one import serves the lesson's cells and its explorer.
 
@@ -23,9 +34,12 @@ across retrievers (``chunklib.course.sweep``), rerankers and answer generation.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections import OrderedDict
 from collections.abc import Sequence
 from functools import cache
+from importlib.resources import files
 from typing import NamedTuple
 
 import numpy as np
@@ -44,6 +58,7 @@ from chunklib.experiment import (
     Strategy,
     Summary,
     expand_to_parents,
+    hit_dicts,
     measure_hits,
     near_duplicates,
     retrieve_lexical_hybrid,
@@ -65,7 +80,9 @@ __all__ = ["K", "OVERLAP_STEP", "WINDOW_KINDS", "Outcome", "Strategy", "Summary"
            "fixture_parents", "question_outcome", "evaluate", "index_duplication", "summarize",
            "diagnose",
            "overlap_sweep", "results_table", "sweep_table", "diagnosis_table",
-           "packed_context", "context_text"]
+           "packed_context", "context_text", "RESULTS", "HITS", "inputs_sha256",
+           "shipped_results", "computed_results", "explorer_strategies", "computed_hits",
+           "shipped_hits"]
 
 SIZES = tuple(range(200, 1001, 100))   # chunk sizes the widget offers, in characters
 #: The retriever of the lesson's main line: dense all-MiniLM-L6-v2 vectors, the kind of search
@@ -182,28 +199,52 @@ def _vectors():
 
 
 @cache
-def evaluate(strategy: Strategy, k: int = K,
-             retriever: str = MAIN_RETRIEVER) -> tuple[Outcome, ...]:
+def evaluate(strategy: Strategy, k: int = K, retriever: str = MAIN_RETRIEVER,
+             shipped: bool = True) -> tuple[Outcome, ...]:
     """Every question of the set under ``strategy``, in question order (cached); ``retriever``
-    as in ``retrieve`` (default ``MAIN_RETRIEVER``, dense).
+    as in ``retrieve`` (default ``MAIN_RETRIEVER``, dense). Dense, lexical and hybrid hits
+    come from the shipped hits when they hold the strategy (``shipped_hits``), unless
+    ``shipped`` is False.
 
     ``sum(o.complete for o in evaluate(Strategy("windows", 400)))`` -> 20
     """
     require_int("k", k, minimum=1)
     if retriever in ("lexical", "hybrid"):
-        return _lexical_hybrid(strategy, k)[retriever]
+        return _lexical_hybrid(strategy, k, shipped)[retriever]
+    held = shipped_hits(_chunking(strategy), k, [retriever]) if shipped else None
+    if held is not None:
+        return _outcomes(strategy, _held_hits(strategy, held)[retriever])
     vectors = _vectors() if retriever == "dense" else None
     return _outcomes(strategy, retrieve_many(chunk_dicts(strategy), load_questions(), k,
                                              retriever, vectors))
 
 
+def _held_hits(strategy: Strategy, held: dict[str, list]) -> dict[str, list[list[dict]]]:
+    """Shipped hits (positions and scores, ``shipped_hits``) as the hit dicts of ``retrieve``."""
+    chunks = chunk_dicts(strategy)
+    return {name: hit_dicts(chunks, [[(chunks[i]["chunk_id"], score) for i, score in hits]
+                                     for hits in per_question])
+            for name, per_question in held.items()}
+
+
 @cache
-def _lexical_hybrid(strategy: Strategy, k: int) -> dict[str, tuple[Outcome, ...]]:
+def _lexical_hybrid(strategy: Strategy, k: int,
+                    shipped: bool = True) -> dict[str, tuple[Outcome, ...]]:
     """``evaluate`` under lexical and hybrid retrieval at once: hybrid fuses the lexical
     ranking with the dense one, so each question's bm25 ranking is computed once for both
-    (``experiment.retrieve_lexical_hybrid``)."""
-    found = retrieve_lexical_hybrid(chunk_dicts(strategy), load_questions(), k, _vectors())
+    (``experiment.retrieve_lexical_hybrid``). The shipped hits when they hold the strategy's
+    chunks (``shipped_hits``)."""
+    held = shipped_hits(_chunking(strategy), k) if shipped else None
+    if held is None:
+        found = retrieve_lexical_hybrid(chunk_dicts(strategy), load_questions(), k, _vectors())
+    else:
+        found = _held_hits(strategy, held)
     return {name: _outcomes(strategy, hits) for name, hits in found.items()}
+
+
+def _chunking(strategy: Strategy) -> Strategy:
+    """The strategy whose chunks ``strategy`` retrieves (parent-child: structure-aware)."""
+    return Strategy("structure", strategy.size) if strategy.kind == "parent-child" else strategy
 
 
 def _outcomes(strategy: Strategy, found: Sequence[Sequence[dict]]) -> tuple[Outcome, ...]:
@@ -217,13 +258,19 @@ def _outcomes(strategy: Strategy, found: Sequence[Sequence[dict]]) -> tuple[Outc
 
 
 @cache
-def summarize(strategy: Strategy, k: int = K, retriever: str = MAIN_RETRIEVER) -> Summary:
+def summarize(strategy: Strategy, k: int = K, retriever: str = MAIN_RETRIEVER,
+              shipped: bool = True) -> Summary:
     """Totals of ``evaluate``: complete questions, mean recall, precision and IoU, hits that
     are near-duplicates, retrieved and repeated characters, and the index's duplication ratio.
+    The shipped totals when they hold this setting (``shipped_results``), unless ``shipped``
+    is False (then nothing shipped is read: ``evaluate(..., shipped=False)``).
 
     ``summarize(Strategy("windows", 400)).counts`` -> '20/39'
     """
-    outcomes = evaluate(strategy, k, retriever)
+    require_int("k", k, minimum=1)
+    if shipped and (strategy, k, retriever) in shipped_results():
+        return shipped_results()[strategy, k, retriever][0]
+    outcomes = evaluate(strategy, k, retriever, shipped)
     n = len(outcomes)
     return Summary(strategy, sum(o.complete for o in outcomes), n,
                    sum(o.recall for o in outcomes) / n, sum(o.precision for o in outcomes) / n,
@@ -240,8 +287,13 @@ def index_duplication(strategy: Strategy) -> float:
     their spans (``windows.shifted_window_spans``, the spans ``window_chunks`` makes), so the
     explorer's axis, which spans every size and overlap, costs no chunk records.
 
+    The shipped value when the shipped results hold the strategy (``shipped_results``).
+
     ``round(index_duplication(Strategy("windows", 400, 100)), 3)`` -> 0.316
     """
+    shipped = _shipped_duplication()
+    if strategy in shipped:
+        return shipped[strategy]
     if strategy.kind == "windows":
         def chunked(source, size, overlap):
             return [_Span(*span) for span in shifted_window_spans(len(source.text), size,
@@ -260,21 +312,28 @@ class _Span(NamedTuple):
     end: int
 
 
-def diagnose(strategy: Strategy, k: int = K,
-             retriever: str = MAIN_RETRIEVER) -> dict[str, list[str]]:
+def diagnose(strategy: Strategy, k: int = K, retriever: str = MAIN_RETRIEVER,
+             shipped: bool = True) -> dict[str, list[str]]:
     """Why questions are incomplete, question ids per reason: ``complete``; ``cut`` (no chunk of
     the strategy holds the evidence whole, the only failure overlap can fix); ``unreadable``
     (only chunks the subject may not read hold it); ``not retrieved`` (a readable chunk holds it
-    but ranks below ``k``). Windows (either kind) and structure-aware chunks only.
+    but ranks below ``k``). Windows (either kind) and structure-aware chunks only. The shipped
+    diagnosis when it holds this setting (``shipped_results``), unless ``shipped`` is False
+    (then nothing shipped is read).
 
     ``{r: len(ids) for r, ids in diagnose(Strategy("windows", 400)).items()}``
     -> {'complete': 20, 'cut': 16, 'unreadable': 2, 'not retrieved': 1}
     """
     if strategy.kind == "parent-child":
         raise ValueError("diagnose compares chunks with the evidence: windows or structure")
+    if shipped and (strategy, k, retriever) in shipped_results():
+        letters = shipped_results()[strategy, k, retriever][1]  # one per question, in order
+        return {reason: [q.id for q, got in zip(load_questions(), letters, strict=True)
+                         if got == letter] for reason, letter in REASON_LETTERS.items()}
     chunks = chunk_dicts(strategy)
     out: dict[str, list[str]] = {"complete": [], "cut": [], "unreadable": [], "not retrieved": []}
-    for q, outcome in zip(load_questions(), evaluate(strategy, k, retriever), strict=True):
+    for q, outcome in zip(load_questions(), evaluate(strategy, k, retriever, shipped),
+                          strict=True):
         evidence = global_spans([(q.source_id, s, e) for s, e in q.evidence_spans])
         mine = [c for c in chunks if c["source_id"] == q.source_id]
         allowed = [c for c in mine if readable(c, q.groups)]
@@ -288,6 +347,171 @@ def diagnose(strategy: Strategy, k: int = K,
             reason = "not retrieved"
         out[reason].append(q.id)
     return out
+
+
+RESULTS = files("chunklib").joinpath("data", "lesson6-results.json")
+#: The dense, lexical and hybrid hits of the explorer's strategies (``computed_hits``).
+HITS = files("chunklib").joinpath("data", "lesson6-hits.npz")
+#: Each reason of ``diagnose`` as one letter of a shipped row's diagnosis (one per question).
+REASON_LETTERS = {"complete": "c", "cut": "x", "unreadable": "u", "not retrieved": "n"}
+_SUMMARY_FIELDS = ("complete", "n", "recall", "precision", "iou", "near_duplicates", "hits",
+                   "retrieved_chars", "repeated_chars", "index_duplication")
+
+
+@cache
+def inputs_sha256() -> str:
+    """One SHA-256 of everything the shipped results are computed from: the fixture and the
+    question set as loaded, the bytes of the shipped vector store, and the source of chunklib's
+    core modules and of this module (line endings made ``\n``, as a checkout may change them),
+    computed once per process.
+
+    ``len(inputs_sha256())`` -> 64
+    """
+    from chunklib.vectors import SHIPPED_STORE
+
+    digest = hashlib.sha256()
+    digest.update(repr(load_sources()).encode("utf-8"))
+    digest.update(repr(load_questions()).encode("utf-8"))
+    digest.update(SHIPPED_STORE.read_bytes() if SHIPPED_STORE.is_file() else b"")
+    root = files("chunklib")
+    code = sorted(p for p in root.iterdir() if p.name.endswith(".py"))
+    for path in [*code, root.joinpath("course", "experiment.py")]:
+        digest.update(path.name.encode("utf-8") + b"\0")
+        digest.update(path.read_text(encoding="utf-8").replace("\r\n", "\n").encode("utf-8"))
+    return digest.hexdigest()
+
+
+def computed_results(strategies: Sequence[Strategy], retrievers: Sequence[str],
+                     k: int = K) -> dict:
+    """The results the course ships, computed: for each strategy and retriever, the
+    ``summarize`` totals and (windows and structure only) the ``diagnose`` reasons as one
+    letter per question (``REASON_LETTERS``), with ``inputs_sha256``; what
+    ``tools/build_results.py`` writes as JSON (floats as Python writes them, read back equal).
+
+    ``computed_results([Strategy("windows", 1000)], ["dense"])["rows"][0][:6]``
+    -> ['windows', 1000, 0, 0, 'dense', 26]
+    """
+    rows = []
+    for strategy in strategies:
+        for retriever in retrievers:
+            s = summarize(strategy, k, retriever, shipped=False)
+            reasons = None
+            if strategy.kind != "parent-child":
+                letter = {q: REASON_LETTERS[r] for r, ids in
+                          diagnose(strategy, k, retriever, shipped=False).items() for q in ids}
+                reasons = "".join(letter[q.id] for q in load_questions())
+            rows.append([strategy.kind, strategy.size, strategy.overlap, strategy.offset,
+                         retriever, *(getattr(s, f) for f in _SUMMARY_FIELDS), reasons])
+    return {"inputs_sha256": inputs_sha256(), "k": k,
+            "columns": ["kind", "size", "overlap", "offset", "retriever", *_SUMMARY_FIELDS,
+                        "reasons"], "rows": rows}
+
+
+@cache
+def shipped_results() -> dict[tuple[Strategy, int, str], tuple[Summary, str | None]]:
+    """The results the course ships (``RESULTS``): (strategy, k, retriever) -> (its
+    ``Summary``, its ``diagnose`` reasons as one letter per question, ``REASON_LETTERS``, or
+    None), read once; empty when the file is missing or was computed from other inputs than
+    these (``inputs_sha256``).
+
+    ``shipped_results()[Strategy("windows", 400), K, "dense"][0].counts`` -> '20/39'
+    """
+    try:
+        data = json.loads(RESULTS.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    if data["inputs_sha256"] != inputs_sha256():
+        return {}
+    out = {}
+    for kind, size, overlap, offset, retriever, *values, reasons in data["rows"]:
+        strategy = Strategy(kind, size, overlap, offset)
+        out[strategy, data["k"], retriever] = (Summary(strategy, *values), reasons)
+    return out
+
+
+def explorer_strategies() -> list[Strategy]:
+    """Every strategy whose chunks the evaluation explorer retrieves: fixed windows of each size
+    of ``SIZES`` at each overlap of its sweep, and structure-aware chunks of each size (which
+    parent-child retrieval uses too). ``len(explorer_strategies())`` -> 72
+    """
+    return [s for size in SIZES for s in (*(Strategy("windows", size, o)
+                                            for o in sweep_overlaps(size)),
+                                          Strategy("structure", size))]
+
+
+def computed_hits(strategies: Sequence[Strategy], k: int = K) -> dict[str, np.ndarray]:
+    """The dense, lexical and hybrid hits of every question under each strategy, as arrays:
+    ``keys`` (one ``"kind size overlap offset retriever"`` per row), ``index`` (each hit's
+    position in ``chunk_dicts(strategy)``, -1 past the last hit) and ``score`` (shape: rows ×
+    questions × ``k``), with ``inputs_sha256``; what ``tools/build_results.py`` writes to
+    ``HITS``.
+
+    ``computed_hits([Strategy("windows", 1000)])["index"].shape`` -> (3, 39, 5)
+    """
+    questions = load_questions()
+    keys, index, score = [], [], []
+    for strategy in strategies:
+        chunks = chunk_dicts(strategy)
+        at = {c["chunk_id"]: i for i, c in enumerate(chunks)}
+        found = {"dense": retrieve_many(chunks, questions, k, "dense", _vectors()),
+                 **retrieve_lexical_hybrid(chunks, questions, k, _vectors())}
+        for name, per_question in found.items():
+            keys.append(f"{strategy.kind} {strategy.size} {strategy.overlap} {strategy.offset} "
+                        f"{name}")
+            index.append([[at[h["chunk_id"]] for h in hits] + [-1] * (k - len(hits))
+                          for hits in per_question])
+            score.append([[h["score"] for h in hits] + [0.0] * (k - len(hits))
+                          for hits in per_question])
+    shape = (len(keys), len(questions), k)
+    return {"inputs_sha256": np.array(inputs_sha256()), "keys": np.array(keys, dtype=str),
+            "index": np.array(index, dtype=np.int16).reshape(shape),
+            "score": np.array(score, dtype=np.float64).reshape(shape)}
+
+
+@cache
+def _hit_arrays() -> tuple[dict[tuple[Strategy, int, str], int], np.ndarray, np.ndarray]:
+    """The shipped hits file (``HITS``) read once: each (strategy, k, retriever)'s row, and the
+    index and score arrays; nothing when it is missing or from other inputs."""
+    try:
+        with HITS.open("rb") as handle, np.load(handle) as data:
+            if str(data["inputs_sha256"]) != inputs_sha256():
+                return {}, np.zeros(0), np.zeros(0)
+            keys, index, score = data["keys"].tolist(), data["index"], data["score"]
+    except FileNotFoundError:
+        return {}, np.zeros(0), np.zeros(0)
+    rows = {}
+    for row, key in enumerate(keys):
+        kind, size, overlap, offset, retriever = key.split()
+        rows[Strategy(kind, int(size), int(overlap), int(offset)), index.shape[2], retriever] = row
+    return rows, index, score
+
+
+def shipped_hits(strategy: Strategy, k: int = K,
+                 retrievers: Sequence[str] = ("lexical", "hybrid")) -> dict[str, list] | None:
+    """The hits the course ships for the chunks of ``strategy`` (``HITS``): for each retriever
+    named in ``retrievers``, per question its hits as (position in ``chunk_dicts(strategy)``,
+    score); None when they are not shipped, or were computed from other inputs
+    (``inputs_sha256``).
+
+    ``shipped_hits(Strategy("windows", 400, 100))["lexical"][0][0][0] >= 0`` -> True
+    """
+    rows, index, score = _hit_arrays()
+    out = {}
+    for retriever in retrievers:
+        row = rows.get((strategy, k, retriever))
+        if row is None:
+            return None
+        out[retriever] = [[(i, s) for i, s in zip(ids, values, strict=True) if i >= 0]
+                          for ids, values in zip(index[row].tolist(), score[row].tolist(),
+                                                 strict=True)]
+    return out
+
+
+@cache
+def _shipped_duplication() -> dict[Strategy, float]:
+    """Each strategy of the shipped results -> its index duplication (any retriever's row)."""
+    return {strategy: value[0].index_duplication
+            for (strategy, _k, _r), value in shipped_results().items()}
 
 
 def overlap_sweep(size: int, k: int = K, retriever: str = MAIN_RETRIEVER) -> list[Summary]:

@@ -48,9 +48,11 @@ def comparison_figure(text: str, size: int):
     from matplotlib.ticker import MaxNLocator
 
     spans, sentences = strategy_spans(text, size), split_sentences(text)
-    fig = Figure(figsize=(7.5, 4.6), dpi=100, layout="constrained")
+    fig = Figure(figsize=(7.5, 4.6), dpi=100)
     FigureCanvasAgg(fig)
-    top, bottom = fig.subplots(2, 1, height_ratios=[3, 2])
+    # margins that fit the labels of any size, fixed: constrained layout would draw it twice
+    top, bottom = fig.subplots(2, 1, height_ratios=[3, 2], gridspec_kw={
+        "left": 0.241, "right": 0.97, "bottom": 0.104, "top": 0.932, "hspace": 0.316})
     names = list(STRATEGIES)
     for row, name in enumerate(names):
         chunk_bars(top, spans[name], [row] * len(spans[name]), height=0.7)

@@ -6,8 +6,9 @@ overlap of the sweep against the index's duplication ratio: the current overlap 
 stopping rule's choice a star, structure-aware chunks of the same size a square. The top-k
 view draws the hits of the chosen question over its source, evidence hatched; a hit away from
 the evidence is a triangle at the left of its row. Each picture has its summary beside it.
-The numbers come from ``chunklib.course.experiment``, which caches every evaluation; only what
-a move could not compute in time is evaluated when the explorer is built (``ahead``).
+The numbers come from ``chunklib.course.experiment``, which caches every evaluation; the
+curves' totals of every size and retriever are among the results the course ships
+(``experiment.shipped_results``), so nothing is evaluated when the explorer is built.
 
 Leaves out: embeddings and editing the question set.
 
@@ -108,17 +109,11 @@ class EvaluationExplorer(Explorer):
     margins = TOPK_MARGINS
     has_stepper = False
     k = ex.K
-    #: Retrievers whose curves are evaluated for every size when the explorer is built: a
-    #: size's lexical sweep (hybrid comes with it) takes longer than a move may (150 ms), the
-    #: dense one does not, so dense curves wait for their first use.
-    ahead = ("lexical", "hybrid")
 
     def __init__(self, size: int = 400, overlap: int = 100, question: str = "q19",
                  view: str = "windows", retriever: str = ex.MAIN_RETRIEVER):
         self.check(size=size, overlap=overlap, question=question, view=view,
-                   retriever=retriever)  # before curves
-        for name in self.ahead:
-            curves(self.k, name)
+                   retriever=retriever)
         self.xmax = duplication_limit()
         self.curve_layers = Layers(6.4, 3.6, margins=CURVE_MARGINS)
         self.curve_image = PlotImage()
