@@ -152,7 +152,7 @@ class UnitsExplorer(Explorer):
         self.check(text=text, kind=kind, size=size)
         self.text = sample_passage() if text is None else text
         self.sentences = split_sentences(self.text)
-        self.units = {k: spans_of(self.text, k) for k in KIND_LABELS}  # tokenizers load here
+        self.units: dict[str, list] = {}  # kind -> its unit spans, found on first use
         super().__init__(kind=kind, size=size, text=text)
 
     @classmethod
@@ -179,6 +179,8 @@ class UnitsExplorer(Explorer):
                 widgets.HTML("<b>The whole passage, chunk by chunk</b>"), self.text_view]
 
     def compute(self, params) -> UnitChunks:
+        if params.kind not in self.units:  # a tokenizer loads on its kind's first use
+            self.units[params.kind] = spans_of(self.text, params.kind)
         spans = self.units[params.kind]
         windows = fixed_windows(len(spans), params.size)
         chunks = [(spans[s][0], spans[e - 1][1]) for s, e in windows]
