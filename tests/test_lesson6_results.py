@@ -101,3 +101,21 @@ def test_the_hash_covers_the_questions(monkeypatch):
         monkeypatch.undo()
         ex.inputs_sha256.cache_clear()
     assert ex.inputs_sha256() == before
+
+
+def test_shipped_false_reads_no_shipped_value(monkeypatch):
+    window = Strategy("windows", 500, 100)
+    planted = {window: 9.0}  # a shipped index duplication no fixture has
+    caches = (ex.summarize, ex.index_duplication)
+    try:
+        for f in caches:
+            f.cache_clear()
+        monkeypatch.setattr(ex, "_shipped_duplication", lambda: planted)
+        assert ex.index_duplication(window) == 9.0  # the shipped value is read by default
+        fresh = summarize(window, ex.K, "dense", shipped=False)
+        assert fresh.index_duplication == ex.index_duplication(window, shipped=False) < 1
+    finally:
+        monkeypatch.undo()
+        for f in caches:
+            f.cache_clear()
+    assert fresh == summarize(window, ex.K, "dense")

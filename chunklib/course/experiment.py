@@ -277,23 +277,23 @@ def summarize(strategy: Strategy, k: int = K, retriever: str = MAIN_RETRIEVER,
                    sum(o.iou for o in outcomes) / n,
                    sum(o.near_duplicates for o in outcomes), sum(len(o.hits) for o in outcomes),
                    sum(o.retrieved_chars for o in outcomes),
-                   sum(o.repeated_chars for o in outcomes), index_duplication(strategy))
+                   sum(o.repeated_chars for o in outcomes), index_duplication(strategy, shipped))
 
 
 @cache
-def index_duplication(strategy: Strategy) -> float:
+def index_duplication(strategy: Strategy, shipped: bool = True) -> float:
     """The duplication ratio of the fixture's index under ``strategy``
     (``structure.fixture_duplication``): chunking alone, no retrieval. Fixed windows need only
     their spans (``windows.shifted_window_spans``, the spans ``window_chunks`` makes), so the
     explorer's axis, which spans every size and overlap, costs no chunk records.
 
-    The shipped value when the shipped results hold the strategy (``shipped_results``).
+    The shipped value when the shipped results hold the strategy (``shipped_results``), unless
+    ``shipped`` is False.
 
     ``round(index_duplication(Strategy("windows", 400, 100)), 3)`` -> 0.316
     """
-    shipped = _shipped_duplication()
-    if strategy in shipped:
-        return shipped[strategy]
+    if shipped and strategy in _shipped_duplication():
+        return _shipped_duplication()[strategy]
     if strategy.kind == "windows":
         def chunked(source, size, overlap):
             return [_Span(*span) for span in shifted_window_spans(len(source.text), size,
