@@ -223,6 +223,10 @@ def notebook_waits(rounds: int = 3, only: str | None = None) -> dict:
                 "floor_median": statistics.median(floor_times),
                 "vs_floor": statistics.median(p[1] / f for p, f in zip(pairs, floor_times,
                                                                         strict=True)),
+                # every round's ratio: their spread is the measurement's own noise
+                "vs_floor_rounds": [round(p[1] / f, 3) for p, f in zip(pairs, floor_times,
+                                                                       strict=True)],
+                "cpu_vs_floor_rounds": [round(c[1] / c[0], 3) for c in cpu if c[0] > 0],
                 "cpu_lesson_median": statistics.median(c[1] for c in cpu),
                 "cpu_floor_median": statistics.median(c[0] for c in cpu),
                 "cpu_vs_floor": statistics.median(c[1] / c[0] for c in cpu if c[0] > 0)
@@ -236,21 +240,29 @@ def notebook_waits(rounds: int = 3, only: str | None = None) -> dict:
     return {"notebooks": out}
 
 
+def _spread(ratios) -> str:
+    """A round's ratios, lowest to highest: ``_spread([1.2, 1.1])`` -> '1.10-1.20'"""
+    return "-".join(f"{r:.2f}" for r in (min(ratios), max(ratios))) if ratios else ""
+
+
 def floor_table(notebooks: list[dict]) -> list[str]:
     """Markdown rows: each lesson's "Run all" against its floor, and the 1.25x target met or
     not (wall clock, paired per round; the kernel's CPU seconds beside it)."""
     lines = [f"| lesson | Run all | floor | ratio (target <= {RUN_ALL_TARGET}) | met | "
-             "kernel CPU: lesson / floor |", "|---|---:|---:|---:|---|---|"]
+             "kernel CPU: lesson / floor | rounds' ratios: wall; CPU |",
+             "|---|---:|---:|---:|---|---|---|"]
     for nb in notebooks:
         if nb.get("status") != "ok" or nb.get("vs_floor") is None:
             if not nb["lesson"].startswith("("):
-                lines.append(f"| {nb['lesson']} | {nb.get('status')} | | | no | |")
+                lines.append(f"| {nb['lesson']} | {nb.get('status')} | | | no | | |")
             continue
         cpu = (f"{nb['cpu_lesson_median']:.2f} s / {nb['cpu_floor_median']:.2f} s = "
                f"{nb['cpu_vs_floor']:.2f}x" if nb.get("cpu_vs_floor") else "")
         lines.append(f"| {nb['lesson']} | {nb['lesson_median']:.2f} s | "
                      f"{nb['floor_median']:.2f} s | {nb['vs_floor']:.2f}x | "
-                     f"{'yes' if nb['vs_floor'] <= RUN_ALL_TARGET else 'no'} | {cpu} |")
+                     f"{'yes' if nb['vs_floor'] <= RUN_ALL_TARGET else 'no'} | {cpu} | "
+                     f"{_spread(nb.get('vs_floor_rounds'))}; "
+                     f"{_spread(nb.get('cpu_vs_floor_rounds'))} |")
     return lines
 
 
