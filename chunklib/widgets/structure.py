@@ -109,6 +109,11 @@ class StructureExplorer(Explorer):
         super().__init__(sources=sources, source_id=source_id, size=size, overlap=overlap)
         self.whole_box.observe(lambda _change: self.show(self.computed, self.current),
                                names="value")
+        ax = self.figure.axes[0]
+        for n in sorted({len(s.text) for s in self.sources.values()})[:self.layers.max_frames]:
+            # every source's frame now, kept: no source switch waits for one (the picture shown
+            # is not touched; the next redraw draws its data again)
+            self.layers.draw(n, lambda n=n: self.draw_frame(ax, n), list)
 
     @classmethod
     def check(cls, sources=None, source_id="deployment-guide", size=DEFAULT_SIZE,
