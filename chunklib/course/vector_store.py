@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from chunklib.course.boundaries import semantic_texts
 from chunklib.course.edits import MATRIX, edit_texts
-from chunklib.course.experiment import LESSON_STRATEGIES, SIZES, chunk_dicts
+from chunklib.course.experiment import LESSON_STRATEGIES, chunk_dicts, explorer_strategies
 from chunklib.course.fixture import load_source, load_sources
 from chunklib.course.lifecycle import RENAMED
 from chunklib.course.passages import sample_passage
@@ -44,10 +44,7 @@ def store_strategies() -> list[Strategy]:
     for overlap in sweep_overlaps(SWEEP_SIZE):
         out += [Strategy("windows", SWEEP_SIZE, overlap, o)
                 for o in window_offsets(SWEEP_SIZE, overlap)]
-    for size in SIZES:
-        out += [Strategy("windows", size, o) for o in sweep_overlaps(size)]
-        out.append(Strategy("structure", size))
-    return list(dict.fromkeys(out))
+    return list(dict.fromkeys(out + explorer_strategies()))
 
 
 def store_texts() -> dict[str, str]:

@@ -75,9 +75,7 @@ def duplication_limit() -> float:
 
     ``round(duplication_limit(), 2)`` -> 1.08
     """
-    return max(ex.index_duplication(s) for size in ex.SIZES
-               for s in (*(ex.Strategy("windows", size, o) for o in ex.sweep_overlaps(size)),
-                         ex.Strategy("structure", size))) * 1.08 + 0.03
+    return max(ex.index_duplication(s) for s in ex.explorer_strategies()) * 1.08 + 0.03
 
 
 class EvaluationView(NamedTuple):
