@@ -156,6 +156,29 @@ def test_quiz_prompts_state_chunklib_facts():
     assert (fixed(300)["chunks"], stats(300)["chunks"]) == (8, 9)
 
 
+@given(st.lists(st.floats(-1, 1), min_size=25, max_size=25, unique=True))
+def test_question_6_the_share_cut_does_not_depend_on_the_cosines(cosines):
+    # any 25 different cosines, a text on one subject (all high) included: 6 lie strictly below
+    # their 25th percentile, as many as semantic_split cuts on the passage
+    threshold = np.percentile(cosines, lesson.SEMANTIC_PERCENTILE)
+    assert sum(c < threshold for c in cosines) == lesson.relative_cuts(25, 25) == 6
+
+
+def test_question_6_states_the_passages_split():
+    (q6,) = [q for q in RENDERED_QUIZ if "never changes subject" in q.prompt]
+    split = semantic_split(PASSAGE, percentile=lesson.SEMANTIC_PERCENTILE)
+    assert (len(split.breakpoints), len(split.similarities)) == (6, 25)
+    assert q6.prompt.startswith("At the 25th percentile, semantic_split cuts 6 of the passage's "
+                                "25 gaps between sentences. Another text, also with 25 gaps,")
+    assert q6.options[q6.answer][0].startswith("6, just as many as in the passage")
+    # D's stretch: 4 gaps at position 0.75, so only the smallest cosine is below the threshold
+    hand = semantic_split(lesson.hand_stretch(), percentile=lesson.SEMANTIC_PERCENTILE)
+    assert len(hand.similarities) == 4 and len(hand.breakpoints) == lesson.relative_cuts(4, 25) == 1
+    assert ("The stretch you worked by hand has only 4 gaps: its position, 0.75, puts the "
+            "threshold between the smallest cosine and the next. With 25 gaps the position is 6"
+            ) in QUIZ
+
+
 def test_the_position_grid_in_the_notebook_is_chunklibs():
     grid = lesson.position_grid(P1)
     assert f"```text\n{grid}\n```" in "\n".join(MARKDOWN)

@@ -240,9 +240,24 @@ def _listed(numbers: list[int]) -> str:
     return ", ".join(map(str, numbers[:-1])) + f" and {numbers[-1]}"
 
 
+def relative_cuts(gaps: int, percentile: float) -> int:
+    """How many of ``gaps`` different cosines lie strictly below their ``percentile``-th
+    percentile: the same number whatever the cosines are, because only their order counts.
+
+    ``relative_cuts(25, 25)`` -> 6
+    """
+    import numpy as np
+
+    ranks = list(range(gaps))  # any distinct cosines, sorted, sit at these ranks
+    threshold = np.percentile(ranks, percentile)
+    return sum(rank < threshold for rank in ranks)
+
+
 def _quiz_figures() -> dict[str, object]:
     """The numbers only the quiz states (the prose states the others)."""
-    return {"size_twice": 2 * EXPLORER_SIZE, **_same_figures()}
+    gaps = len(semantic_split(load_passage(), percentile=SEMANTIC_PERCENTILE).similarities)
+    return {"size_twice": 2 * EXPLORER_SIZE, **_same_figures(),
+            "relative_cut": relative_cuts(gaps, SEMANTIC_PERCENTILE)}
 
 
 def part1_figures() -> dict[str, object]:
@@ -435,5 +450,33 @@ QUIZ = [
                   "far fewer cut sentences ({split_cut} of {sentences} instead of {fixed_cut})."),
         },
         "D",
+    ),
+    Question(
+        "At the {sem_percentile}th percentile, semantic_split cuts {sem_breaks} of the passage's "
+        "{sem_gaps} gaps between sentences. Another text, also with {sem_gaps} gaps, never "
+        "changes subject, and no two of its neighbour cosines are equal. How many of its gaps "
+        "are cut at the same percentile?",
+        {
+            "A": ("None: with one subject, no cosine is low enough to cut.",
+                  "There is no fixed 'low enough': the threshold is the {sem_percentile}th "
+                  "percentile of this text's own cosines, so it falls with them, and some of "
+                  "them always lie below it."),
+            "B": ("{relative_cut}, just as many as in the passage, whatever the text says.",
+                  "The threshold is a percentile of the text's own cosines, so only their order "
+                  "counts: of {sem_gaps} different cosines, the {relative_cut} smallest lie "
+                  "strictly below the {sem_percentile}th percentile (position {sem_position}). "
+                  "A text without a change of subject is still cut, between its least similar "
+                  "neighbours, inside the one topic it has."),
+            "C": ("Fewer than {sem_breaks}: its cosines are higher, so fewer fall below.",
+                  "Higher cosines raise the threshold with them: it is computed from the very "
+                  "cosines it is compared with, so how many fall below it does not depend on "
+                  "how alike the sentences are."),
+            "D": ("One: only the least similar pair, as in the stretch done by hand.",
+                  "The stretch you worked by hand has only {hand_gaps} gaps: its position, "
+                  "{hand_position}, puts the threshold between the smallest cosine and the "
+                  "next. With {sem_gaps} gaps the position is {sem_position}, and more cosines "
+                  "lie below it."),
+        },
+        "B",
     ),
 ]
