@@ -250,7 +250,7 @@ def relative_cuts(gaps: int, percentile: float) -> int:
 
     ranks = list(range(gaps))  # any distinct cosines, sorted, sit at these ranks
     threshold = np.percentile(ranks, percentile)
-    return sum(rank < threshold for rank in ranks)
+    return int(sum(rank < threshold for rank in ranks))
 
 
 def _quiz_figures() -> dict[str, object]:
