@@ -125,6 +125,7 @@ def _quiz_figures() -> dict[str, object]:
         "seed_times": SEED_SIZE // SEED_OVERLAP, "seed_stride": stride(SEED_SIZE, SEED_OVERLAP),
     }
 
+
 def predict_k() -> int:
     """The Predict-first answer: the chunks of the worked example with ``PREDICT_OVERLAP``.
 
