@@ -122,7 +122,10 @@ def test_the_prediction_is_not_on_the_page_and_the_explorer_answers_it():
     k = overlap.CHECKS["predict_k"].expected()
     assert k == w.n_chunks(1000, 200, 100) == 9 != 2 * w.n_chunks(1000, 200, 50)
     assert verdict("overlap.predict_k", 9) == (True, "✓ Right.")
-    assert verdict("overlap.predict_k", 14)[0] is False  # twice the chunks of O = 50
+    # the likely wrong answers: twice the chunks of O = 50, the range bug's 10, no "1 +", no change
+    for wrong in (14, 10, 8, 7):
+        right, hint = verdict("overlap.predict_k", wrong)
+        assert right is False and not re.search(rf"(?<![\d.,]){k}(?![\d.,])", hint)
     # nothing above the explorer states it: the idea, the predict cell, the explorer's prose
     cells = NB.cells[:[c.id for c in NB.cells].index("c05")]
     assert "predict_k" in cells[-2].source and "prose:predict" in cells[-3].metadata["tags"]

@@ -135,9 +135,11 @@ def predict_k() -> int:
     return n_chunks(n, size, PREDICT_OVERLAP)
 
 
-_PREDICT_K = ("Twice the overlap does not make twice the chunks. The overlap sets the stride, "
-              "S = C − O: work out the new stride first, then K = 1 + ⌈(N − C) / S⌉. Or set "
-              f"O = {PREDICT_OVERLAP} in the explorer and read K in the table beside the plot.")
+_PREDICT_K = ("The overlap changes K only through the stride S = C − O, so doubling O does not "
+              "double K. Work out the new stride, then K = 1 + ⌈(N − C) / S⌉ as the idea above "
+              "does for the worked example: count the first chunk, then one more per stride "
+              f"until a chunk reaches N. Or set O = {PREDICT_OVERLAP} in the explorer and read K "
+              "in the table beside the plot.")
 _STRIDE = "Each chunk starts where the previous one started, moved on by C − O."
 _K = ("Use K = 1 + ceil(max(0, N − C) / S), then check it: the last chunk must reach N, and no "
       "chunk may lie wholly inside the one before it.")
