@@ -30,7 +30,7 @@ from chunklib.windows import (
 WORKED = (1000, 200, 50)
 #: The exact fit of Part 1: (N, C, O).
 EXACT_FIT = (1000, 250, 100)
-#: The explorer's exact fit (its second thing to try), not Part 1's, so that the explorer does
+#: The explorer's exact fit (its third thing to try), not Part 1's, so that the explorer does
 #: not show Part 1's answers before the learner works them out: (N, C, O).
 TRY_FIT = (1000, 400, 100)
 #: The Predict-first question: the worked example with its overlap doubled. How many chunks?
