@@ -195,8 +195,9 @@ def test_question_6_states_the_passages_split():
     assert "a text that repeats one sentence is not cut at all" in QUIZ  # REPEATED below
 
 
-@pytest.mark.parametrize("gaps, percentile, error", [(0, 25, ValueError), (2.0, 25, TypeError),
-                                                     (4, 101, ValueError), (4, -1, ValueError)])
+@pytest.mark.parametrize("gaps, percentile, error", [
+    (0, 25, ValueError), (2.0, 25, TypeError), (4, 101, ValueError), (4, -1, ValueError),
+    (4, float("nan"), ValueError), (4, "25", TypeError), (4, True, TypeError)])
 def test_relative_cuts_refuses_bad_input(gaps, percentile, error):
     with pytest.raises(error, match="gaps" if gaps != 4 else "percentile"):
         lesson.relative_cuts(gaps, percentile)

@@ -15,6 +15,8 @@ hold it.
     4
 """
 
+import numbers
+
 import numpy as np
 
 from chunklib.boundaries import boundary_quality, span_stats
@@ -251,8 +253,10 @@ def relative_cuts(gaps: int, percentile: float) -> int:
     ``relative_cuts(25, 25)`` -> 6
     """
     gaps = require_int("gaps", gaps, minimum=1)
-    if isinstance(percentile, bool) or not 0 <= percentile <= 100:
-        raise ValueError(f"percentile must be a number from 0 to 100, got {percentile!r}")
+    if isinstance(percentile, bool) or not isinstance(percentile, numbers.Real):
+        raise TypeError(f"percentile must be a number, got {type(percentile).__name__}")
+    if not 0 <= percentile <= 100:  # also refuses nan
+        raise ValueError(f"percentile must be from 0 to 100, got {percentile!r}")
     ranks = list(range(gaps))  # any distinct cosines, sorted, sit at these ranks
     threshold = np.percentile(ranks, percentile)
     return int(sum(rank < threshold for rank in ranks))
