@@ -156,6 +156,53 @@ def test_quiz_prompts_state_chunklib_facts():
     assert (fixed(300)["chunks"], stats(300)["chunks"]) == (8, 9)
 
 
+def _vectors_with(cosines):
+    """Unit vectors in the plane whose neighbours have exactly ``cosines`` (up to rounding)."""
+    angles = np.concatenate([[0.0], np.cumsum(np.arccos(cosines))])
+    return np.column_stack([np.cos(angles), np.sin(angles)])
+
+
+@given(st.permutations(range(25)), st.floats(-1, 0.9), st.floats(0.01, 1))
+def test_question_6_semantic_split_cuts_6_of_any_25_different_cosines(order, low, spread):
+    # 25 different cosines in any order, all high (one subject) or spread out: semantic_split
+    # cuts the 6 smallest, as many as it cuts in the passage
+    step = spread * (1 - low) / 24
+    cosines = [low + step * rank for rank in order]
+    text = " ".join(f"Sentence {i}." for i in range(26))
+    split = semantic_split(text, lambda texts: _vectors_with(cosines), lesson.SEMANTIC_PERCENTILE)
+    assert len(split.similarities) == 25
+    assert split.breakpoints == sorted(order.index(rank) for rank in range(6))
+    assert len(split.breakpoints) == lesson.relative_cuts(25, 25) == 6
+
+
+def test_question_6_states_the_passages_split():
+    (q6,) = [q for q in RENDERED_QUIZ if "never changes subject" in q.prompt]
+    split = semantic_split(PASSAGE, percentile=lesson.SEMANTIC_PERCENTILE)
+    assert (len(split.breakpoints), len(split.similarities)) == (6, 25)
+    assert len(set(split.similarities)) == 25  # no ties: the rule the question states applies
+    assert q6.prompt.startswith("`semantic_split(passage, percentile=25)` cuts 6 of the passage's "
+                                "25 gaps between sentences. Another text, also with 25 gaps,")
+    assert q6.prompt.endswith("How many of its gaps does `semantic_split(text, percentile=25)` "
+                              "cut?")
+    assert "semantic_split(passage, percentile=25)" in {c.id: c.source for c in NB.cells}["c42d"]
+    assert q6.options[q6.answer][0].startswith("6, just as many as in the passage")
+    # D's stretch: 4 gaps at position 0.75, so only the smallest cosine is below the threshold
+    hand = semantic_split(lesson.hand_stretch(), percentile=lesson.SEMANTIC_PERCENTILE)
+    assert len(hand.similarities) == 4 and len(hand.breakpoints) == lesson.relative_cuts(4, 25) == 1
+    assert ("The stretch you worked by hand has only 4 gaps: its position, 0.75, puts the "
+            "threshold between the smallest cosine and the next. With 25 gaps the position is 6"
+            ) in QUIZ
+    assert "a text that repeats one sentence is not cut at all" in QUIZ  # REPEATED below
+
+
+@pytest.mark.parametrize("gaps, percentile, error", [
+    (0, 25, ValueError), (2.0, 25, TypeError), (4, 101, ValueError), (4, -1, ValueError),
+    (4, float("nan"), ValueError), (4, "25", TypeError), (4, True, TypeError)])
+def test_relative_cuts_refuses_bad_input(gaps, percentile, error):
+    with pytest.raises(error, match="gaps" if gaps != 4 else "percentile"):
+        lesson.relative_cuts(gaps, percentile)
+
+
 def test_the_position_grid_in_the_notebook_is_chunklibs():
     grid = lesson.position_grid(P1)
     assert f"```text\n{grid}\n```" in "\n".join(MARKDOWN)
@@ -287,6 +334,9 @@ VS = {k: (v["chunks"], v["sentences_cut"], v["min"], v["median"], v["max"])
 VS_ABBR = {k: (v["chunks"], v["sentences_cut"], v["min"], v["median"], v["max"])
            for k, v in compare_with_recursive(PASSAGE, 300, 25, None, ABBREVIATIONS).items()}
 
+#: A sentence of the passage (its vector ships) repeated: 25 equal cosines, no cut.
+REPEATED = semantic_split(" ".join([PASSAGE[slice(*SENT[1])]] * 26), percentile=25)
+
 SEMANTIC_CLAIMS = [
     ("each sentence becomes a vector of 384 numbers", DIMENSION == 384),
     ("strictly below* the 25th percentile", lesson.SEMANTIC_PERCENTILE == 25),
@@ -314,6 +364,13 @@ SEMANTIC_CLAIMS = [
      and SEM.threshold == sorted(SEM.similarities)[6] == SEM.similarities[20]
      and 20 not in SEM.breakpoints
      and len(SEM.breakpoints) == 6 and VS["semantic"][:2] == (7, 0)),
+    ("At the 25th percentile about a quarter of the gaps of any text are cut, whether or not its "
+     "subject changes. Only equal cosines can change that: a text that repeats one sentence has "
+     "nothing but equal cosines, none of them lies strictly below their percentile, and it is not "
+     "cut at all",
+     lesson.relative_cuts(25, 25) == 6 and lesson.relative_cuts(101, 25) == 25
+     and len(REPEATED.similarities) == 25 and len(set(REPEATED.similarities)) == 1
+     and REPEATED.breakpoints == []),
     ("With `breakpoint_threshold_amount=75`, `buffer_size` set to zero and the same sentences it "
      "cuts the same gaps as here. Its default amount, 95, matches the 5th percentile of the "
      "cosines, which on this passage cuts only two gaps; the lesson uses the 25th",

@@ -1,5 +1,7 @@
 """Every number lesson 3 states in prose is computed here with chunklib and found in the text."""
 
+import re
+
 import nbformat
 import pytest
 
@@ -72,6 +74,14 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
     ("Set **C = 400, O = 100**. Now the last chunk is a full chunk of 400 units that ends exactly "
      "at 1000, with nothing left over", w.chunk_lengths(1000, 400, 100) == [400] * 3
      and len(range(0, 1000, w.stride(400, 100))) == 4),  # an exact fit the range bug gets wrong
+    ("starts at the worked example, **N = 1000, C = 200, O = 50**: 7 chunks. Before you touch it, "
+     "predict what happens when you double the overlap: with **O = 100**, and N and C unchanged, "
+     "how many chunks are there?",
+     overlap.PREDICT_OVERLAP == 2 * overlap.WORKED[2] == 100 and w.n_chunks(1000, 200, 50) == 7),
+    ("Check your prediction: keep **N = 1000** and **C = 200**, set **O = 100**, and read **chunks "
+     "K** in the table beside the plot. The overlap doubled, but K depends on it only through the "
+     "stride, which went from 150 to 100",
+     w.stride(200, 50) == 150 and w.stride(200, 100) == 100),
     ("**Example 2**: N = 1000, C = 250, O = 100",  # the explorer's exact fit is not Part 1's
      overlap.EXACT_FIT == (1000, 250, 100) and overlap.TRY_FIT == (1000, 400, 100)),
 ]
@@ -103,6 +113,28 @@ def test_the_part2_introduction_counts_each_functions_arguments():
     assert ("`stride` takes two ints, `chunk_with_overlap` takes a list of units and two ints, "
             "and the other five take three ints") in PROSE
 
+
+
+def test_the_prediction_is_not_on_the_page_and_the_explorer_answers_it():
+    from chunklib.course.selfcheck import verdict
+    from chunklib.widgets.overlap import overlap_explorer
+
+    k = overlap.CHECKS["predict_k"].expected()
+    assert k == w.n_chunks(1000, 200, 100) == 9 != 2 * w.n_chunks(1000, 200, 50)
+    assert verdict("overlap.predict_k", 9) == (True, "✓ Right.")
+    # the likely wrong answers: twice the chunks of O = 50, the range bug's 10, no "1 +", no change
+    for wrong in (14, 10, 8, 7):
+        right, hint = verdict("overlap.predict_k", wrong)
+        assert right is False and not re.search(rf"(?<![\d.,]){k}(?![\d.,])", hint)
+    # nothing above the explorer states it: the idea, the predict cell, the explorer's prose
+    cells = NB.cells[:[c.id for c in NB.cells].index("c05")]
+    assert "predict_k" in cells[-2].source and "prose:predict" in cells[-3].metadata["tags"]
+    assert not any(re.search(rf"(?<![\d.,]){k}(?![\d.,])", c.source) for c in cells
+                   if c.cell_type == "markdown")
+    # the explorer, started as the lesson starts it, shows it once O is set as item 1 says
+    e = overlap_explorer(n=1000, size=200, overlap=50)
+    e.overlap_slider.value = overlap.PREDICT_OVERLAP
+    assert f">{k}<" in e.summary.value
 
 
 def test_the_worked_example_cell_checks_the_loop_count_with_chunklib():

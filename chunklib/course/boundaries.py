@@ -15,6 +15,10 @@ hold it.
     4
 """
 
+import numbers
+
+import numpy as np
+
 from chunklib.boundaries import boundary_quality, span_stats
 from chunklib.course import POINTS
 from chunklib.course.comparison import compare_strategies
@@ -26,6 +30,7 @@ from chunklib.sentences import paragraph_spans, sentences_cut_at, split_sentence
 from chunklib.splitter import DEFAULT_SEPARATORS, recursive_split, split_text
 from chunklib.tokens import wordpiece_count
 from chunklib.units import cut_sentences
+from chunklib.validate import require_int
 from chunklib.windows import text_windows
 
 #: The Part 1 text: two paragraphs, three sentences, the last one longer than the chunk size.
@@ -240,9 +245,28 @@ def _listed(numbers: list[int]) -> str:
     return ", ".join(map(str, numbers[:-1])) + f" and {numbers[-1]}"
 
 
+def relative_cuts(gaps: int, percentile: float) -> int:
+    """How many of ``gaps`` different cosines lie strictly below their ``percentile``-th
+    percentile: the same number whatever the cosines are, because only their order counts
+    (equal cosines can lower it, so they are left out).
+
+    ``relative_cuts(25, 25)`` -> 6
+    """
+    gaps = require_int("gaps", gaps, minimum=1)
+    if isinstance(percentile, bool) or not isinstance(percentile, numbers.Real):
+        raise TypeError(f"percentile must be a number, got {type(percentile).__name__}")
+    if not 0 <= percentile <= 100:  # also refuses nan
+        raise ValueError(f"percentile must be from 0 to 100, got {percentile!r}")
+    ranks = list(range(gaps))  # any distinct cosines, sorted, sit at these ranks
+    threshold = np.percentile(ranks, percentile)
+    return int(sum(rank < threshold for rank in ranks))
+
+
 def _quiz_figures() -> dict[str, object]:
     """The numbers only the quiz states (the prose states the others)."""
-    return {"size_twice": 2 * EXPLORER_SIZE, **_same_figures()}
+    gaps = len(semantic_split(load_passage(), percentile=SEMANTIC_PERCENTILE).similarities)
+    return {"size_twice": 2 * EXPLORER_SIZE, **_same_figures(),
+            "relative_cut": relative_cuts(gaps, SEMANTIC_PERCENTILE)}
 
 
 def part1_figures() -> dict[str, object]:
@@ -435,5 +459,36 @@ QUIZ = [
                   "far fewer cut sentences ({split_cut} of {sentences} instead of {fixed_cut})."),
         },
         "D",
+    ),
+    Question(
+        "`semantic_split(passage, percentile={sem_percentile})` cuts {sem_breaks} of the "
+        "passage's {sem_gaps} gaps between sentences. Another text, also with {sem_gaps} gaps, "
+        "never changes subject, and no two of its neighbour cosines are equal. How many of its "
+        "gaps does `semantic_split(text, percentile={sem_percentile})` cut?",
+        {
+            "A": ("None: with one subject, no cosine is low enough to cut.",
+                  "There is no fixed 'low enough': the threshold is the {sem_percentile}th "
+                  "percentile of this text's own cosines, so it moves with them (high cosines, "
+                  "high threshold), and when no two are equal, some of them always lie below "
+                  "it."),
+            "B": ("{relative_cut}, just as many as in the passage, whatever the text says.",
+                  "The threshold is a percentile of the text's own cosines, so only their order "
+                  "counts: of {sem_gaps} different cosines, the {relative_cut} smallest lie "
+                  "strictly below the {sem_percentile}th percentile (position {sem_position}). "
+                  "A text without a change of subject is still cut, between its least similar "
+                  "neighbours, inside the one topic it has. (Equal cosines are the exception "
+                  "the question rules out: a text that repeats one sentence is not cut at "
+                  "all.)"),
+            "C": ("Fewer than {sem_breaks}: its cosines are higher, so fewer fall below.",
+                  "Higher cosines raise the threshold with them: it is computed from the very "
+                  "cosines it is compared with, so how many fall below it does not depend on "
+                  "how alike the sentences are."),
+            "D": ("One: only the least similar pair, as in the stretch done by hand.",
+                  "The stretch you worked by hand has only {hand_gaps} gaps: its position, "
+                  "{hand_position}, puts the threshold between the smallest cosine and the "
+                  "next. With {sem_gaps} gaps the position is {sem_position}, and more cosines "
+                  "lie below it."),
+        },
+        "B",
     ),
 ]

@@ -30,9 +30,11 @@ from chunklib.windows import (
 WORKED = (1000, 200, 50)
 #: The exact fit of Part 1: (N, C, O).
 EXACT_FIT = (1000, 250, 100)
-#: The explorer's exact fit (its second thing to try), not Part 1's, so that the explorer does
+#: The explorer's exact fit (its third thing to try), not Part 1's, so that the explorer does
 #: not show Part 1's answers before the learner works them out: (N, C, O).
 TRY_FIT = (1000, 400, 100)
+#: The Predict-first question: the worked example with its overlap doubled. How many chunks?
+PREDICT_OVERLAP = 2 * WORKED[2]
 #: The long document of the "1200 tokens per chunk" myth: (N, C, O).
 MYTH = (100_000, 1000, 200)
 
@@ -65,7 +67,8 @@ def figures() -> dict[str, object]:
            "factor": duplication_factor(n, size, overlap),
            "ratio_r": duplication_ratio(window_spans(n, size, overlap), n),
            "guaranteed": overlap + 1, "no_overlap": 0,
-           "empty_n": 0, "empty_factor": duplication_factor(0, size, overlap)}
+           "empty_n": 0, "empty_factor": duplication_factor(0, size, overlap),
+           "predict_overlap": PREDICT_OVERLAP, "predict_stride": stride(size, PREDICT_OVERLAP)}
     fit_n, fit_size, fit_overlap = EXACT_FIT
     try_n, try_size, try_overlap = TRY_FIT
     fig.update({"fit_n": fit_n, "fit_size": fit_size, "fit_overlap": fit_overlap,
@@ -122,6 +125,21 @@ def _quiz_figures() -> dict[str, object]:
         "seed_times": SEED_SIZE // SEED_OVERLAP, "seed_stride": stride(SEED_SIZE, SEED_OVERLAP),
     }
 
+
+def predict_k() -> int:
+    """The Predict-first answer: the chunks of the worked example with ``PREDICT_OVERLAP``.
+
+    ``predict_k()`` -> 9
+    """
+    n, size, _overlap = WORKED
+    return n_chunks(n, size, PREDICT_OVERLAP)
+
+
+_PREDICT_K = ("The overlap changes K only through the stride S = C − O, so doubling O does not "
+              "double K. Work out the new stride, then K = 1 + ⌈(N − C) / S⌉ as the idea above "
+              "does for the worked example: count the first chunk, then one more per stride "
+              f"until a chunk reaches N. Or set O = {PREDICT_OVERLAP} in the explorer and read K "
+              "in the table beside the plot.")
 _STRIDE = "Each chunk starts where the previous one started, moved on by C − O."
 _K = ("Use K = 1 + ceil(max(0, N − C) / S), then check it: the last chunk must reach N, and no "
       "chunk may lie wholly inside the one before it.")
@@ -129,7 +147,7 @@ _LAST = "The last chunk starts at (K − 1)·S and runs to the end of the docume
 _STORED = "Add up every chunk's length: K − 1 full chunks of C, plus the last one."
 
 CHECKS = {
-    "predict_stride": Check(lambda: stride(200, 50), _STRIDE),
+    "predict_k": Check(predict_k, _PREDICT_K),
     "ex1_stride": Check(lambda: stride(200, 50), _STRIDE),
     "ex1_k": Check(lambda: n_chunks(1000, 200, 50), _K),
     "ex1_last": Check(lambda: last_chunk_length(1000, 200, 50), _LAST),
