@@ -494,12 +494,11 @@ QUIZ = [
             "B": ("It hides that the gap is just {s400_vs_w200_word} questions out of "
                   "{questions}.",
                   "Report {w200} against {s400}: with {questions} questions one question moves "
-                  "the rate by {point_per_question} points; moving only where windows of "
-                  "{size} start already moves a count by up to {offset_spread_max} questions; "
-                  "the questions only one of them completes split "
-                  "{split_by_r[s400_w200][dense]} for the structure-aware chunks, which a coin "
-                  "gives often; and the lexical and hybrid retrievers put the two in the other "
-                  "order. Counts show how little evidence stands behind the gap."),
+                  "the rate by {point_per_question} points; the questions only one of them "
+                  "completes split {split_by_r[s400_w200][dense]} for the structure-aware "
+                  "chunks, which a coin gives often; and the lexical and hybrid retrievers put "
+                  "the two in the other order. Counts show how little evidence stands behind "
+                  "the gap."),
             "C": ("It should give more decimals: {w200_percent_2} % against {s400_percent_2} %.",
                   "More decimals suggest more precision than {questions} questions hold."),
             "D": ("It should report recall instead of completeness.",
