@@ -51,9 +51,9 @@ HITS17, MERGED17, PACKED17 = ex.packed_context("q17", S("windows", 400, 100), ce
 
 REQUIRED = [  # what the prose must keep saying (its numbers are rendered from figures())
     "The explorer opens at size {size}, overlap {mid_overlap}, question **q17**, fixed windows",
-    "This lesson ranks A above B only when a coin would do it less than one time in {alpha_in} "
-    "(that chance, p, below {alpha}: a split of at least {smallest_splits}) under every "
-    "retriever",
+    "This lesson's coin test ranks A above B only when a coin would do it less than one time "
+    "in {alpha_in} (that chance, p, below {alpha}: a split of at least {smallest_splits}) under "
+    "every retriever",
     "with the constant {rrf_k} of the paper that introduced it, Cormack et al., SIGIR, 2009",
     "passes only for a subject allowed by every one of them",
     "such a parent carries all of them, like a mixed window",
