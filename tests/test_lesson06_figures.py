@@ -238,8 +238,8 @@ QUIZ_CLAIMS = [
     f"A drop of {ce._WORDS[W100.complete - W150.complete]} questions is a split of "
     f"{F['split_by_r']['w100_w150']['dense']}, which a coin gives often",
     f"split {F['split_by_r']['s400_w200']['dense']} for the structure-aware chunks, which a coin",
-    f"hybrid's gap is a split of {F['split_by_r']['a100_w100']['hybrid']} questions, which a coin "
-    f"gives more often than not (p = {F['p_by_r']['a100_w100']['hybrid']})",
+    f"hybrid's split, {F['split_by_r']['a100_w100']['hybrid']}, is one a coin gives more often "
+    f"than not (p = {F['p_by_r']['a100_w100']['hybrid']})",
     f"even there the split, {F['split_by_r']['a100_w100']['hybrid']}, is one a coin gives often",
     "28, 27 and 31 questions under dense, lexical and hybrid retrieval",
     "complete 28, 27 and 28. What does",

@@ -428,10 +428,9 @@ QUIZ = [
                   "Completeness fell to {after_stop_counts} while the index duplication rose from "
                   "{stop_duplication:.3f} to {after_stop_duplication:.3f}. A drop of "
                   "{stop_drop_word} questions is a split of {split_by_r[w100_w150][dense]}, which "
-                  "a coin gives often (averaged over where the windows start, the step even "
-                  "gains), so the finding is not that overlap "
-                  "hurts but that this grid shows no gain for a larger index: on this grid the "
-                  "stopping rule stops at {stop_overlap}. "
+                  "a coin gives often (averaged over the window starts, the step even gains), so "
+                  "the finding is not that overlap hurts but that this grid shows no gain for a "
+                  "larger index: on this grid the stopping rule stops at {stop_overlap}. "
                   "Overlap helps only with evidence cut at a boundary, and every step moves all "
                   "the boundaries; measure each step and stop when completeness gains too little "
                   "for the duplication it adds."),
@@ -518,9 +517,9 @@ QUIZ = [
         {
             "A": ("Nothing about their order: only hybrid sees a gap.",
                   "A conclusion about chunking must hold whichever retriever ranks the chunks. "
-                  "Two retrievers tie, and hybrid's gap is a split of "
-                  "{split_by_r[a100_w100][hybrid]} questions, which a coin gives more often than "
-                  "not (p = {p_by_r[a100_w100][hybrid]}): the lesson ranks neither."),
+                  "Two retrievers tie, and hybrid's split, {split_by_r[a100_w100][hybrid]}, is "
+                  "one a coin gives more often than not (p = {p_by_r[a100_w100][hybrid]}): the "
+                  "lesson ranks neither."),
             "B": ("Cutting at ACL changes helps: hybrid shows the gain.",
                   "Only one retriever sees a gap, and even there the split, "
                   "{split_by_r[a100_w100][hybrid]}, is one a coin gives often: it shows no gain."),
