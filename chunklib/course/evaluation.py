@@ -60,18 +60,24 @@ CLI_EXAMPLE = "q14"
 _CLI_OUT = "evaluation-results"  # the command's default output folder (tests check it)
 #: The retrievers every conclusion is checked with, in the order the prose lists their counts.
 RETRIEVERS = ("dense", "lexical", "hybrid")
-# Comparisons of the lesson (better, worse) as (kind, size, overlap): the prose states the
-# first list as holding under every retriever and ranks neither side of the second
-# (``chunklib.course.sweep.holds_across``; tests/test_lesson06_figures.py checks both).
-AGREED = ((("windows", 400, 100), ("windows", 400, 0)),
-          (("acl-windows", 1000, 0), ("windows", 1000, 0)),
-          (("structure", 1000, 0), ("structure", 400, 0)),
-          (("parent-child", 200, 0), ("structure", 200, 0)))
-DISAGREED = ((("structure", 400, 0), ("windows", 400, 200)),
-             (("acl-windows", 400, 100), ("windows", 400, 100)))
-# Every retriever puts this pair in one order on the lesson's grid, but a shifted grid of the
-# plain windows does better under one of them, so the prose does not rank it either.
-WITHIN_GRID_LUCK = (("acl-windows", 400, 0), ("windows", 400, 0))
+# Every comparison of completeness the lesson makes, as (first, second), each (kind, size,
+# overlap), named for the figures ``split[<name>]`` ("11 to 3, ...": the questions the first
+# completes and the second does not, and the reverse, under each of RETRIEVERS) and
+# ``p[<name>]`` (``chunklib.course.sweep.sign_test_p``). The prose ranks the first above the
+# second for RANKED only; for UNRANKED it ranks neither (``chunklib.course.sweep.holds_across``;
+# tests/test_lesson06_figures.py checks both).
+RANKED = {"pc_s200": (("parent-child", 200, 0), ("structure", 200, 0)),
+          "s400_w0": (("structure", 400, 0), ("windows", 400, 0)),
+          "w200_w0": (("windows", 400, 200), ("windows", 400, 0))}
+UNRANKED = {"w100_w0": (("windows", 400, 100), ("windows", 400, 0)),
+            "w200_w100": (("windows", 400, 200), ("windows", 400, 100)),
+            "w100_w150": (("windows", 400, 100), ("windows", 400, 150)),
+            "a1000_w1000": (("acl-windows", 1000, 0), ("windows", 1000, 0)),
+            "a0_w0": (("acl-windows", 400, 0), ("windows", 400, 0)),
+            "a100_w100": (("acl-windows", 400, 100), ("windows", 400, 100)),
+            "s1000_s400": (("structure", 1000, 0), ("structure", 400, 0)),
+            "pc_s1000": (("parent-child", 200, 0), ("structure", 1000, 0)),
+            "s400_w200": (("structure", 400, 0), ("windows", 400, 200))}
 #: The ``min_gain`` the prose applies to the averaged sweep's means (the rule's default).
 MEANS_MIN_GAIN = 1
 
@@ -137,7 +143,6 @@ def figures() -> dict[str, object]:
                                summary("windows", LARGE_SIZE, mid),
                                summary("acl-windows", LARGE_SIZE))
     pc200 = summary("parent-child", SMALL_SIZE)
-    fixture_chars = sum(len(s.text) for s in load_sources())
     q17 = get_question("q17")
     o17 = ex.evaluate(S("windows", size, mid))[questions.index(q17)]
     hits, merged, packed = ex.packed_context("q17", S("windows", size, mid), PACK_BUDGET)
@@ -182,7 +187,6 @@ def figures() -> dict[str, object]:
         "w200_near_duplicates": w200.near_duplicates, "w200_hits": w200.hits,
         "w200_retrieved_chars": w200.retrieved_chars,
         "s400": s400.counts, "s400_duplication": round(s400.index_duplication, 3),
-        "s400_repeated_chars": round(s400.index_duplication * fixture_chars),
         "s400_overlap": ex.structure_overlap(size),
         "s400_near_duplicates": s400.near_duplicates, "s400_hits": s400.hits,
         "s400_retrieved_chars": s400.retrieved_chars,
@@ -259,15 +263,51 @@ def _by_retriever(kind: str, size: int, overlap: int = 0) -> str:
                       for r in RETRIEVERS])
 
 
-def _retriever_figures() -> dict[str, object]:
-    """The counts behind the comparisons across retrievers (``AGREED``, ``DISAGREED``) and the
-    averaged overlap sweep: the spread of one overlap's count over the window offsets, the mean
-    gains of the first and second ``STOP_EXAMPLE_OVERLAP`` characters of overlap."""
+def _p_text(p: float) -> str:
+    """A sign-test chance as the prose writes it. ``_p_text(0.0625)`` -> '0.062'"""
+    return "below 0.001" if p < 0.001 else f"{p:.3f}".rstrip("0").rstrip(".")
+
+
+def _comparison_figures() -> dict[str, object]:
+    """For each comparison of ``RANKED`` and ``UNRANKED`` (by name): the discordant splits
+    under dense, lexical and hybrid retrieval (``split``, ``split_by_r``) and their chances
+    under a coin (``p``, ``p_by_r``); the dense split of the coin example; and the rule's bar."""
     from chunklib.course import experiment as ex
     from chunklib.course import sweep as sw
 
+    out = {"split": {}, "p": {}, "split_by_r": {}, "p_by_r": {}}
+    for name, (one, other) in {**RANKED, **UNRANKED}.items():
+        splits = [sw.discordant(ex.Strategy(*one), ex.Strategy(*other), r) for r in RETRIEVERS]
+        texts = [f"{w} to {lo}" for w, lo in splits]
+        chances = [_p_text(sw.sign_test_p(*s)) for s in splits]
+        out["split"][name], out["p"][name] = _and_list(texts), _and_list(chances)
+        out["split_by_r"][name] = dict(zip(RETRIEVERS, texts))
+        out["p_by_r"][name] = dict(zip(RETRIEVERS, chances))
+    wins, losses = sw.discordant(ex.Strategy(*UNRANKED["s1000_s400"][0]),
+                                 ex.Strategy(*UNRANKED["s1000_s400"][1]), ex.MAIN_RETRIEVER)
+    coin = sw.sign_test_p(wins, losses)
+    # the ranked pair nearest the bar, and its largest chance over the retrievers
+    nearest = max(max(sw.sign_test_p(*sw.discordant(ex.Strategy(*one), ex.Strategy(*other), r))
+                      for r in RETRIEVERS) for one, other in RANKED.values())
+    return {**out, "coin_wins": wins, "coin_losses": losses,
+            "n_comparisons_word": _WORDS[len(RANKED) + len(UNRANKED)],
+            "closest_pass": _p_text(nearest),
+            "coin_in": round(1 / coin),
+            "alpha": sw.ALPHA, "alpha_in": round(1 / sw.ALPHA),
+            "smallest_splits": " or ".join(f"{w} to {lo}" for w, lo in sw.smallest_splits())
+                                .replace(" or ", ", ", 1)}
+
+
+def _retriever_figures() -> dict[str, object]:
+    """The counts behind the comparisons across retrievers and the averaged overlap sweep: the
+    spread of one overlap's count over the window offsets, the mean gains of the first and
+    second ``STOP_EXAMPLE_OVERLAP`` characters of overlap."""
+    from chunklib.course import experiment as ex
+    from chunklib.course import sweep as sw
+    from chunklib.retrieval import RRF_K
+
     named = {f"{kind.replace('-', '_')}_{size}_{overlap}": (kind, size, overlap)
-             for kind, size, overlap in DISAGREED[1]}  # the pair quiz question 5 shows
+             for kind, size, overlap in UNRANKED["a100_w100"]}  # the pair quiz question 5 shows
     out = {f"{key}_by_r": _by_retriever(*spec) for key, spec in named.items()}
     points = {r: sw.averaged_sweep(EX3_SIZE, r) for r in RETRIEVERS}
     at = {p.overlap: i for i, p in enumerate(points[RETRIEVERS[0]])}
@@ -279,13 +319,9 @@ def _retriever_figures() -> dict[str, object]:
                           for r in RETRIEVERS])
 
     dense = points[ex.MAIN_RETRIEVER]
-    lucky, plain = WITHIN_GRID_LUCK
-    plain_at = at[plain[2]]
-    pc, s1000 = ex.Strategy("parent-child", SMALL_SIZE), ex.Strategy("structure", LARGE_SIZE)
-    pc_gaps = sorted({ex.summarize(pc, ex.K, r).complete - ex.summarize(s1000, ex.K, r).complete
-                      for r in RETRIEVERS})
+    pc = ex.Strategy("parent-child", SMALL_SIZE)
     header = [q for q in HEADER_QUESTIONS if ex.evaluate(pc)[_index(q)].complete]
-    return {**out, "n_offsets": sw.N_OFFSETS,
+    return {**out, **_comparison_figures(), "n_offsets": sw.N_OFFSETS, "rrf_k": RRF_K,
             "offset_spread_max": max(max(p.complete) - min(p.complete)
                                      for r in RETRIEVERS for p in points[r]),
             "dense_means": _and_list([f"{p.mean:.2f}" for p in dense]),
@@ -294,11 +330,7 @@ def _retriever_figures() -> dict[str, object]:
                                        - dense[first[1]].index_duplication, 3),
             "second_duplication": round(dense[second[0]].index_duplication
                                         - dense[second[1]].index_duplication, 3),
-            "pc_s1000_gaps": " or ".join(_WORDS[g] for g in pc_gaps),
             "pc_header_dense": _WORDS[len(header)],
-            "acl_lucky_by_r": _by_retriever(*lucky), "acl_plain_by_r": _by_retriever(*plain),
-            "acl_plain_best_by_r": _and_list([max(points[r][plain_at].complete)
-                                              for r in RETRIEVERS]),
             "means_min_gain": MEANS_MIN_GAIN,
             "means_stops": _and_list([_means_stop([(p.overlap, p.mean, p.index_duplication)
                                                  for p in points[r]], MEANS_MIN_GAIN)
@@ -395,10 +427,10 @@ QUIZ = [
             "B": ("Completeness falls, while the index grows larger.",
                   "Completeness fell to {after_stop_counts} while the index duplication rose from "
                   "{stop_duplication:.3f} to {after_stop_duplication:.3f}. A drop of "
-                  "{stop_drop_word} questions is within the noise (averaged over where the "
-                  "windows start, the step even gains), so the finding is not that overlap "
-                  "hurts but that this grid shows no gain for a larger index: on this grid the "
-                  "stopping rule stops at {stop_overlap}. "
+                  "{stop_drop_word} questions is a split of {split_by_r[w100_w150][dense]}, which "
+                  "a coin gives often (averaged over the window starts, the step even gains), so "
+                  "the finding is not that overlap hurts but that this grid shows no gain for a "
+                  "larger index: on this grid the stopping rule stops at {stop_overlap}. "
                   "Overlap helps only with evidence cut at a boundary, and every step moves all "
                   "the boundaries; measure each step and stop when completeness gains too little "
                   "for the duplication it adds."),
@@ -464,10 +496,11 @@ QUIZ = [
             "B": ("It hides that the gap is just {s400_vs_w200_word} questions out of "
                   "{questions}.",
                   "Report {w200} against {s400}: with {questions} questions one question moves "
-                  "the rate by {point_per_question} points; moving only where windows of "
-                  "{size} start already moves a count by up to {offset_spread_max} questions; and "
-                  "the lexical and hybrid retrievers put the two in the other order. Counts "
-                  "show how little evidence stands behind the gap."),
+                  "the rate by {point_per_question} points; the questions only one of them "
+                  "completes split {split_by_r[s400_w200][dense]} for the structure-aware "
+                  "chunks, which a coin gives often; and the lexical and hybrid retrievers put "
+                  "the two in the other order. Counts show how little evidence stands behind "
+                  "the gap."),
             "C": ("It should give more decimals: {w200_percent_2} % against {s400_percent_2} %.",
                   "More decimals suggest more precision than {questions} questions hold."),
             "D": ("It should report recall instead of completeness.",
@@ -484,12 +517,12 @@ QUIZ = [
         {
             "A": ("Nothing about their order: only hybrid sees a gap.",
                   "A conclusion about chunking must hold whichever retriever ranks the chunks. "
-                  "Two retrievers tie and one sees a gap of a few questions, less than moving "
-                  "the window starts alone changes a count (up to {offset_spread_max}): the lesson "
-                  "ranks neither."),
+                  "Two retrievers tie, and hybrid's split, {split_by_r[a100_w100][hybrid]}, is "
+                  "one a coin gives more often than not (p = {p_by_r[a100_w100][hybrid]}): the "
+                  "lesson ranks neither."),
             "B": ("Cutting at ACL changes helps: hybrid shows the gain.",
-                  "Only one retriever sees a gap, and it is a few questions out of {questions}: "
-                  "that is a property of hybrid ranking on this fixture, not of the chunks."),
+                  "Only one retriever sees a gap, and even there the split, "
+                  "{split_by_r[a100_w100][hybrid]}, is one a coin gives often: it shows no gain."),
             "C": ("They are equal: two of the three retrievers tie.",
                   "A tie on {questions} questions does not show equality either; and counting "
                   "votes among retrievers is not a test. The lesson draws no conclusion."),

@@ -7,11 +7,16 @@ or two by chance. ``averaged_sweep`` therefore evaluates each overlap at ``n_off
 grids (offsets 0, stride/n, 2·stride/n, ...; ``windows.shifted_window_spans``) and reports the
 mean count of complete questions with its minimum, maximum and standard deviation. A
 difference between two overlaps smaller than their spread is not a trend.
-``holds_across`` keeps a comparison only when every retriever agrees on it.
 
-Leaves out: significance tests (39 questions; the spread is the honest summary) and the
-per-question view (``chunklib.course.experiment.evaluate``) and the strategies the shipped
-vector store covers (``chunklib.course.vector_store``).
+The lesson's one ranking rule (``holds_across``) compares two strategies question by question:
+the *discordant* questions are those one strategy completes and the other does not
+(``discordant``). If a fair coin decided which of the two gets each of them, how often would the
+split look as lopsided as it does? That chance is the exact two-sided sign test (McNemar's exact
+test, ``sign_test_p``). A strategy ranks above another only when its split is ahead and that
+chance is below ``ALPHA`` under every retriever; otherwise the lesson ranks neither.
+
+Leaves out: corrections for making many comparisons, effect sizes, and the strategies the
+shipped vector store covers (``chunklib.course.vector_store``).
 
     >>> window_offsets(400, 100)
     [0, 75, 150, 225]
@@ -19,17 +24,20 @@ vector store covers (``chunklib.course.vector_store``).
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from chunklib.course.experiment import LESSON_STRATEGIES, MAIN_RETRIEVER, summarize
+from chunklib.course.experiment import LESSON_STRATEGIES, MAIN_RETRIEVER, evaluate, summarize
 from chunklib.experiment import K, Strategy, sweep_overlaps
 from chunklib.validate import require_int, require_window
 
 RETRIEVERS = ("dense", "lexical", "hybrid")
 N_OFFSETS = 4
 SWEEP_SIZE = 400
+#: The ranking rule's bar: a split a coin would produce at most this often does not rank.
+ALPHA = 0.05
 
 
 def window_offsets(size: int, overlap: int, n: int = N_OFFSETS) -> list[int]:
@@ -116,11 +124,56 @@ def retriever_table(strategies: Sequence[Strategy] = LESSON_STRATEGIES,
     return "\n".join(lines)
 
 
-def holds_across(better: Strategy, worse: Strategy, retrievers: Sequence[str] = RETRIEVERS,
-                 k: int = K) -> bool:
-    """True when ``better`` completes more questions than ``worse`` under every retriever.
+def discordant(a: Strategy, b: Strategy, retriever: str, k: int = K) -> tuple[int, int]:
+    """The questions ``a`` completes and ``b`` does not, and the reverse, as two counts.
 
-    ``holds_across(Strategy("windows", 400, 200), Strategy("windows", 400), ["terms"])`` -> True
+    ``discordant(Strategy("structure", 1000), Strategy("structure", 400), "dense")`` -> (3, 0)
     """
-    return all(summarize(better, k, r).complete > summarize(worse, k, r).complete
-               for r in retrievers)
+    pairs = zip(evaluate(a, k, retriever), evaluate(b, k, retriever), strict=True)
+    wins = losses = 0
+    for x, y in pairs:
+        wins += x.complete and not y.complete
+        losses += y.complete and not x.complete
+    return wins, losses
+
+
+def sign_test_p(wins: int, losses: int) -> float:
+    """How often a fair coin, deciding each of ``wins + losses`` questions, gives a split at
+    least as lopsided as this one, either way round (exact two-sided sign test).
+
+    ``sign_test_p(3, 0)`` -> 0.25
+    """
+    wins = require_int("wins", wins, minimum=0)
+    losses = require_int("losses", losses, minimum=0)
+    n = wins + losses
+    tail = sum(math.comb(n, i) for i in range(min(wins, losses) + 1))
+    return min(1.0, 2 * tail / 2 ** n) if n else 1.0
+
+
+def smallest_splits(alpha: float = ALPHA, up_to: int = 2) -> list[tuple[int, int]]:
+    """The least lopsided splits that clear ``alpha``, for 0 to ``up_to`` losses.
+
+    ``smallest_splits()`` -> [(6, 0), (8, 1), (10, 2)]
+    """
+    out = []
+    for losses in range(up_to + 1):
+        wins = losses
+        while sign_test_p(wins, losses) >= alpha:
+            wins += 1
+        out.append((wins, losses))
+    return out
+
+
+def holds_across(better: Strategy, worse: Strategy, retrievers: Sequence[str] = RETRIEVERS,
+                 k: int = K, alpha: float = ALPHA) -> bool:
+    """The lesson's ranking rule: True when, under every retriever, ``better`` completes more of
+    the discordant questions than ``worse`` and a coin would give a split that lopsided less
+    often than ``alpha`` (``sign_test_p``).
+
+    ``holds_across(Strategy("windows", 400, 200), Strategy("windows", 400), ["dense"])`` -> True
+    """
+    for r in retrievers:
+        wins, losses = discordant(better, worse, r, k)
+        if wins <= losses or sign_test_p(wins, losses) >= alpha:
+            return False
+    return True
