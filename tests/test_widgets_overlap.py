@@ -35,15 +35,18 @@ def test_the_plan_holds_what_chunklib_windows_computes(n, size, overlap):
 
 
 def test_things_to_try():
+    """The lesson's "Things to try", in its order, from the state each item leaves."""
     e = overlap_explorer()
-    e.overlap_slider.value = 0                       # 1: K = ceil(N / C)
+    e.overlap_slider.value = 100                     # 1: the Predict-first answer
+    assert ">9<" in e.summary.value
+    e.overlap_slider.value = 0                       # 2: K = ceil(N / C)
     assert ">5<" in e.summary.value
-    e.size_slider.value, e.overlap_slider.value = 250, 100   # 2: a full last chunk
-    assert ">6<" in e.summary.value and "250 tokens" in e.summary.value
-    e.chunk_slider.value = 6
-    assert e.step_label.value == "<b>Chunk 6 of 6</b>: tokens 750 to 1000"
+    e.size_slider.value, e.overlap_slider.value = 400, 100   # 3: a full last chunk
+    assert ">3<" in e.summary.value and "400 tokens" in e.summary.value
+    e.chunk_slider.value = 3
+    assert e.step_label.value == "<b>Chunk 3 of 3</b>: tokens 600 to 1000"
     e.size_slider.value = 200
-    e.overlap_slider.value = 199                     # 4: stride 1
+    e.overlap_slider.value = 199                     # 5: stride 1
     assert ">801<" in e.summary.value and "160200 (160.20× the document)" in e.summary.value
     assert f"{MAX_ROWS + 1} of the 801 chunks" in e.summary.value  # 30 spaced + the current
     assert f"Plot of 801 chunks ({MAX_ROWS + 1} of them drawn)" in e.image.tooltip
@@ -51,7 +54,7 @@ def test_things_to_try():
 
 def test_overlap_is_clamped_below_size_and_says_so():
     e = overlap_explorer(1000, 200, 150)
-    e.size_slider.value = 100                        # 3: C below O
+    e.size_slider.value = 100                        # 4: C below O
     assert e.overlap_slider.max == 99 and e.overlap_slider.value == 99
     assert "lowered from 150 to 99" in e.note.value
     e.size_slider.value = 300
