@@ -1,14 +1,7 @@
-"""The lesson-6 evaluation explorer: size and overlap sliders and a retriever menu drive the
-completeness-versus-duplication curve; a question and a strategy, the top-k view of it.
-
-The curve shows, for fixed windows of the chosen size, how many questions are complete at each
-overlap of the sweep against the index's duplication ratio: the current overlap ringed, the
-stopping rule's choice a star, structure-aware chunks of the same size a square. The top-k
-view draws the hits of the chosen question over its source, evidence hatched; a hit away from
-the evidence is a triangle at the left of its row. Each picture has its summary beside it.
-The numbers come from ``chunklib.course.experiment``, which caches every evaluation; the
-curves' totals of every size and retriever are among the results the course ships
-(``experiment.shipped_results``), so nothing is evaluated when the explorer is built.
+"""The lesson-6 evaluation explorer: size, overlap and retriever drive the curve of complete
+questions against index duplication (the current overlap ringed, the stopping rule's choice a
+star, structure-aware chunks a square); a question and a strategy, the top-k view of its hits
+over its source, evidence hatched. The numbers are ``chunklib.course.experiment``'s.
 
 Leaves out: embeddings and editing the question set.
 
@@ -42,6 +35,11 @@ X_LABELS = 4          # character positions written under the top-k view, about
 # a hit away from the evidence: a triangle at the left edge of its row
 ELSEWHERE = {"marker": "<", "markersize": 10, "color": OTHER, "markeredgecolor": "black",
              "linestyle": "none", "clip_on": False}
+# the curve's marks: the stopping rule's choice, structure-aware chunks, the current overlap
+POINT = {"linestyle": "none", "markeredgecolor": "black"}
+STOP = {"marker": "*", "markersize": 15, "color": REPEAT, **POINT}
+SQUARE = {"marker": "s", "markersize": 9, "color": OTHER, **POINT}
+RING = {"marker": "o", "markersize": 14, "markerfacecolor": "none", **POINT}
 CURVE_MARGINS = {"left": 0.09, "right": 0.975, "bottom": 0.145, "top": 0.965}
 TOPK_MARGINS = {"left": 0.075, "right": 0.975, "bottom": 0.165, "top": 0.83}
 VIEWS = {"windows": "fixed windows", "structure": "structure-aware", "parent-child": "parent-child"}
@@ -50,8 +48,7 @@ RETRIEVERS = ("dense", "lexical", "hybrid")  # the menu's options; the first is 
 
 @cache
 def curve(size: int, k: int = ex.K, retriever: str = ex.MAIN_RETRIEVER) -> tuple:
-    """The curve of one size under ``retriever``: (the overlap sweep, the stopping rule's
-    choice, structure-aware chunks), evaluated on first use and kept.
+    """The curve of one size: (the overlap sweep, the stopping rule's choice, structure-aware).
 
     ``curve(400)[1].strategy.overlap`` -> 100
     """
@@ -60,18 +57,9 @@ def curve(size: int, k: int = ex.K, retriever: str = ex.MAIN_RETRIEVER) -> tuple
                                                          retriever)
 
 
-def curves(k: int = ex.K, retriever: str = ex.MAIN_RETRIEVER) -> dict[int, tuple]:
-    """Every size the explorer offers -> its ``curve`` under ``retriever`` (evaluates them all).
-
-    ``curves()[400][1].strategy.overlap`` -> 100
-    """
-    return {size: curve(size, k, retriever) for size in ex.SIZES}
-
-
 @cache
 def duplication_limit() -> float:
-    """The curve's x-axis limit: a margin past the largest index duplication of any size the
-    explorer offers, at any overlap of its sweep or structure-aware (chunking alone).
+    """The curve's x-axis limit: a margin past the largest index duplication it can show.
 
     ``round(duplication_limit(), 2)`` -> 1.08
     """
@@ -96,11 +84,8 @@ class EvaluationView(NamedTuple):
 
 
 class EvaluationExplorer(Explorer):
-    """Sliders for size and overlap, a question, which strategy's top-k to show, and which
-    retriever ranks the chunks.
-
-    ``EvaluationExplorer().overlap_slider.value = 150`` redraws both pictures and summaries.
-    """
+    """Interactive lesson-6 explorer; ``EvaluationExplorer().overlap_slider.value = 150``
+    redraws both pictures."""
 
     name = "evaluation explorer"
     figsize = (6.4, 3.0)
@@ -285,15 +270,12 @@ class EvaluationExplorer(Explorer):
         ax.set_ylabel(f"complete questions (of {n})")
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         ax.grid(alpha=0.3)
-        marker = {"linestyle": "none", "markeredgecolor": "black"}
         ax.legend(handles=[
             Line2D([], [], color=HOLDS, marker="o", label="fixed windows (one point per overlap)"),
-            Line2D([], [], marker="o", markersize=14, markerfacecolor="none",
-                   label="current overlap", **marker),
-            Line2D([], [], marker="*", markersize=15, color=REPEAT, label="stopping rule's choice",
-                   **marker),
-            Line2D([], [], marker="s", markersize=9, color=OTHER,
-                   label="structure-aware, same size", **marker)], loc="lower right", fontsize=7)
+            Line2D([], [], label="current overlap", **RING),
+            Line2D([], [], label="stopping rule's choice", **STOP),
+            Line2D([], [], label="structure-aware, same size", **SQUARE)],
+            loc="lower right", fontsize=7)
 
     def curve_points(self, ax, view: EvaluationView) -> list:
         """The sweep, the overlap written at both ends and at the ring (every text costs about
@@ -302,17 +284,13 @@ class EvaluationExplorer(Explorer):
         ``[type(a).__name__ for a in v.curve_points(v.curve_layers.axes[0], v.computed)][:2]``
         -> ['Line2D', 'Annotation']
         """
-        point = {"linestyle": "none", "markeredgecolor": "black"}
         added = ax.plot([s.index_duplication for s in view.sweep],
                         [s.complete for s in view.sweep], color=HOLDS, marker="o")
         added += [ax.annotate(f"O={s.strategy.overlap}", (s.index_duplication, s.complete),
                               textcoords="offset points", xytext=(4, -12), fontsize=7)
                   for s in dict.fromkeys([view.sweep[0], view.here, view.sweep[-1]])]
-        for s, style in ((view.stop, {"marker": "*", "markersize": 15, "color": REPEAT}),
-                         (view.structure, {"marker": "s", "markersize": 9, "color": OTHER}),
-                         (view.here, {"marker": "o", "markersize": 14,
-                                      "markerfacecolor": "none"})):
-            added += ax.plot([s.index_duplication], [s.complete], **style, **point)
+        for s, style in ((view.stop, STOP), (view.structure, SQUARE), (view.here, RING)):
+            added += ax.plot([s.index_duplication], [s.complete], **style)
         return added
 
 

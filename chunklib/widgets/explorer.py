@@ -1,8 +1,5 @@
-"""The one skeleton every lesson explorer stands on: controls, one cached ``compute(params)``
-per setting, a picture drawn as a cached frame with a data layer on top (``Layers``), a
-summary that is its text alternative, a chunk stepper; with the re-entrancy guard, batched
-updates, the autograde placeholder and the accessibility fixes (``a11y.js``) built in.
-docs/explorers.md explains the design and how to port an explorer onto it.
+"""The skeleton every lesson explorer stands on (``Explorer``), its cached-frame picture
+(``Layers``) and the accessible widgets it is made of; docs/explorers.md explains the design.
 
 Leaves out: the drawing of any particular plot (each explorer's module) and interactive
 matplotlib backends (the picture is a PNG, which works in exported HTML too).
@@ -48,9 +45,7 @@ def send_widget_a11y() -> bool:
 
 
 class PlotImage(widgets.Image):
-    """A PNG whose ``tooltip``, its short alt text, becomes the ``<img>`` title, its accessible
-    name (ipywidgets 8.1's view reads a ``description``, which Image lacks, and fails without
-    it); flex-start, or a taller summary beside it would stretch it.
+    """A PNG whose ``tooltip`` (its alt text) becomes the ``<img>`` title (docs/explorers.md).
 
     ``PlotImage(tooltip="Plot of 7 chunks").tooltip`` -> 'Plot of 7 chunks'
     """
@@ -86,9 +81,7 @@ def summary_html(title: str, rows: list[tuple[str, str]], alt: str = "") -> str:
 
 
 def autograding() -> bool:
-    """True while nbgrader runs the notebook (it sets ``NBGRADER_EXECUTION``); in a learner's
-    kernel: ``autograding()`` -> False
-    """
+    """True while nbgrader runs the notebook: ``autograding()`` -> False"""
     return bool(os.environ.get("NBGRADER_EXECUTION"))
 
 
@@ -102,8 +95,7 @@ def not_drawn(name: str) -> widgets.HTML:
 
 
 def bars_patch(ax, bars, **style):
-    """One patch of many rectangles ``(x, width, y, height)``: a hatch costs as much per drawn
-    path however small, so one path per style keeps many bars cheap.
+    """One patch of many rectangles ``(x, width, y, height)`` (cheaper than one each).
 
     ``bars_patch(layers.axes[0], [(0, 5, 0.6, 0.5)]).get_path().vertices[2].tolist()`` -> [5.0, 1.1]
     """
@@ -119,9 +111,8 @@ def bars_patch(ax, bars, **style):
 
 
 class Layers:
-    """A figure redrawn as a frame cached per key plus a data layer (matplotlib's blitting).
-    Fixed margins: a layout engine would move the axes and spoil the cached frames. At most
-    ``max_frames`` pictures are kept (0.6 MB each). The module example's key again: restored.
+    """A figure redrawn as a frame cached per key plus a data layer, with fixed margins; at
+    most ``max_frames`` frames kept. The module example's key again: restored.
 
     ``(layers.draw("empty", lambda: None, list) == png, layers.frame_renders)`` -> (True, 1)
     """
@@ -143,9 +134,8 @@ class Layers:
 
     def draw(self, key, frame, data, overlays=tuple, underlays=tuple, under_key=None) -> bytes:
         """Redraw and return the PNG: ``frame()`` when ``key`` differs from the last draw's,
-        ``data()`` always (it returns its artists, which the next draw removes). ``overlays()``
-        and ``underlays()`` return artists drawn over and under the data, never removed (an
-        axis that follows the data); the frame with the underlays is kept per ``under_key``.
+        ``data()`` always (the next draw removes the artists it returns); the artists of
+        ``overlays()`` and ``underlays()`` are kept, the frame with the underlays per ``under_key``.
         """
         for artist in self._data:
             artist.remove()
@@ -192,11 +182,9 @@ class Layers:
 
 
 class Explorer(widgets.VBox):
-    """An explorer (a VBox: the lesson cell returns it) states ``make_controls(**args)``,
-    ``arrange()``, ``compute(params)``, ``draw_frame(ax, value)``, ``draw_data(ax, value,
-    current)``, ``describe(value, current)``, ``alt(value, current)``, with a stepper
-    ``count(value)`` and ``step_text(value, current)`` (docs/explorers.md says what each
-    returns), and any optional method below. The module example's explorer has drawn twice:
+    """An explorer (a VBox: the lesson cell returns it) states its controls, ``compute``, the
+    picture's frame and data, the summary and the stepper's words (docs/explorers.md lists
+    them). The module example's explorer has drawn twice:
 
     ``(e.redraws, e.summary_rows()[0])`` -> (2, ('stride S = C − O', '300 − 50 = 250'))
     """
@@ -236,21 +224,17 @@ class Explorer(widgets.VBox):
             control.observe(lambda change, name=name: self._changed(name, change), "value")
         self.redraw()
 
-    # -- optional: what an explorer may state --------------------------------------------
+    # -- optional: what an explorer may state (docs/explorers.md, step 8) --------------------
 
     @classmethod
     def check(cls, **args) -> None:
         """Refuse bad factory arguments (a ValueError or TypeError naming the argument)."""
-
     def adjust(self, name: str, old, new) -> None:
         """Called once per move of control ``name``, before the redraw (to clamp another)."""
-
     def frame_key(self, value):
         """What the frame depends on (one frame by default)."""
-
     def under_key(self, value):
         """What the underlays depend on besides the frame (None: drawn on every move)."""
-
     def show(self, value, current: int | None) -> None:
         """Fill the explorer's own views."""
 
@@ -310,9 +294,7 @@ class Explorer(widgets.VBox):
 
     def refresh(self) -> None:
         """Redraw after a change that no control holds (a button press)."""
-        self._dirty = True
-        if not self._batching and not self._drawing:
-            self.redraw()
+        self._changed(None, None)
 
     def redraw(self) -> None:
         """Draw the stepper line, the picture, the summary and the views of this setting."""

@@ -1,13 +1,7 @@
-"""The lesson-4 structure explorer: one source chunked two ways, every chunk's span in the text,
-and one chunk's heading path, ``text``, ``retrieval_text`` and both hashes side by side.
-
-Controls: the fixture source, the budget in characters, the overlap used for hard splits (at
-most half the budget; a note says so when a smaller budget lowers it) and a chunk stepper. One
-setting gives one ``SourceChunks``, computed once: the structure-aware chunks and the fixed
-windows of ``chunklib.structure``, the characters each stores twice, the windows that mix ACLs
-and the windows cut at ACL changes. The plot has three lanes over the characters (headings,
-structure-aware chunks, fixed windows), repeated characters hatched; below it, the current
-chunk in detail and the source with every chunk's span (*whole document*: all of it).
+"""The lesson-4 structure explorer: one source chunked two ways (structure-aware chunks and
+fixed windows) as lanes over its characters, repeated characters hatched; the current chunk's
+heading path, ``text``, ``retrieval_text`` and both hashes side by side; the source with every
+chunk's span. The split overlap stays at most half the budget (a note says when it is lowered).
 
 Leaves out: editing the source (lesson 5's explorer does that) and token budgets.
 
@@ -95,8 +89,8 @@ def source_chunks(source: Source, size: int, overlap: int) -> SourceChunks:
 
 
 class StructureExplorer(Explorer):
-    """Interactive lesson-4 explorer; ``StructureExplorer().chunk_slider.value = 11`` shows the
-    table row "production | 4 | SRE"."""
+    """Interactive lesson-4 explorer; ``StructureExplorer().chunk_slider.value = 11`` redraws it.
+    """
 
     name = "structure explorer"
     figsize = (7.5, 2.4)
