@@ -103,8 +103,7 @@ class LifecycleExplorer(Explorer):
                                              tooltip="switch readers to the shadow generation")
         self.rollback_button = widgets.Button(description="roll back",
                                               tooltip="switch readers back to generation 1")
-        self.note = widgets.HTML()
-        self.table = widgets.HTML()
+        self.note, self.table = widgets.HTML(), widgets.HTML()
         super().__init__(edit=edit, section=tuple(section))
         self.publish_button.on_click(lambda _b: self.switch(publish=True))
         self.rollback_button.on_click(lambda _b: self.switch(publish=False))
