@@ -16,11 +16,12 @@ import chunklib
 
 PACKAGE = Path(chunklib.__file__).parent
 LIMIT = 550
-# module -> the lines it may have until it fits within LIMIT (measured 2026-12-02; was
-# 1,051 to 1,358 before the skeleton took in common.py, layers.py and plotting.py)
-OVER = {"chunklib.widgets.boundaries": 689, "chunklib.widgets.evaluation": 717,
-        "chunklib.widgets.lifecycle": 686, "chunklib.widgets.overlap": 611,
-        "chunklib.widgets.structure": 682, "chunklib.widgets.units": 728}
+# module -> the lines it may have until it fits within LIMIT (measured 2026-12-02 after the
+# prose that repeats docs/explorers.md left the docstrings: 611 to 728 before, 1,051 to 1,358
+# before the skeleton took in common.py, layers.py and plotting.py)
+OVER = {"chunklib.widgets.boundaries": 661, "chunklib.widgets.evaluation": 670,
+        "chunklib.widgets.lifecycle": 645, "chunklib.widgets.overlap": 575,
+        "chunklib.widgets.structure": 658, "chunklib.widgets.units": 700}
 
 
 def source(module: str) -> Path | None:
