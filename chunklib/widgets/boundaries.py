@@ -259,8 +259,8 @@ def chunk_bars(ax, spans, rows, height: float = 0.76) -> list:
 
 def boundaries_explorer(text: str | None = None, size: int = 300,
                         **switches: bool) -> BoundariesExplorer | widgets.HTML:
-    """Build the lesson-2 explorer on ``text`` (default: the course passage); ``switches``
-    (``merge``, ``blank_line``, ``line_break``, ``full_stop``, ``space``) start a box off.
+    """Build the lesson-2 explorer on ``text`` (default: the course passage); a switch set to
+    False (``merge``, ``blank_line``, ``line_break``, ``full_stop``, ``space``) starts off:
 
     ``boundaries_explorer(size=300)`` -> BoundariesExplorer(...)
     """

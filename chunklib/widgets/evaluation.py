@@ -296,7 +296,7 @@ class EvaluationExplorer(Explorer):
 
 def hit_marks(question, hits) -> tuple[tuple[bool, bool, bool], ...]:
     """Per hit: does it hold all the evidence, is it a near-duplicate of a higher hit, is it
-    near the evidence (same source, within ``NEIGHBOURHOOD`` characters).
+    within ``NEIGHBOURHOOD`` characters of the evidence:
 
     ``hit_marks(q19, hits)[3]`` -> (False, False, True)
     """
@@ -322,10 +322,8 @@ def _reach(need: float) -> int:
 
 
 def topk_range(question, hits, marks) -> tuple[int, int]:
-    """The x range of the top-k view: on each side of the evidence the smallest of 100, 141,
-    200, 283, ... characters that shows every hit near the evidence with a margin, cut at the
-    ends of the source. (Example: the module's.)
-    """
+    """The x range of the top-k view: every hit near the evidence with a margin, in steps
+    of √2 from 100 characters on each side of it (example: the module's)."""
     ev_lo, ev_hi = _evidence_range(question)
     near = [h for h, (_holds, _repeats, is_near) in zip(hits, marks, strict=True) if is_near]
     lo = min([ev_lo] + [h["start"] for h in near])

@@ -261,11 +261,8 @@ class LifecycleExplorer(Explorer):
 
 def column_states(index: ChunkIndex, base: int, shadow: int, source_ids: set[str]):
     """Per chunk of ``source_ids`` in ``shadow`` (then each tombstoned entry): a label and the
-    state of its chunk_id, index entry and vector against generation ``base`` (a tombstoned
-    entry of a chunk refused for a missing ACL keeps its chunk_id: the chunk is still stored).
-
-    Chunk 9 of the Deployment Guide is in the renamed section: its chunk_id stays, its index
-    entry and vector are new (the heading is part of the text that is embedded).
+    state of its chunk_id, index entry and vector against generation ``base``. Chunk 9 is in
+    the renamed section: its chunk_id stays, its entry and vector (the heading is embedded) not.
 
     ``column_states(x.index, 1, 2, {"deployment-guide"})[9]`` -> ('9', ('same', 'new', 'new'))
     """

@@ -70,8 +70,7 @@ class SourceChunks(NamedTuple):
 
 
 def source_chunks(source: Source, size: int, overlap: int) -> SourceChunks:
-    """Structure-aware chunks and fixed windows of ``source``, and what the explorer says of
-    them.
+    """Both strategies over ``source`` and what the explorer says of them:
 
     ``source_chunks(guide, 1000, 100).extra`` -> (100, 2300)
     """
@@ -161,9 +160,8 @@ class StructureExplorer(Explorer):
         return len(value.source.text)
 
     def draw_frame(self, ax, value: SourceChunks | int) -> None:
-        """x axis over the source (``value`` or its length), lane names, grid, title; the
-        labels are made once per axes, later frames only move the x range (making tick
-        objects is most of a frame's cost)."""
+        """x axis over the source (``value`` or its length), lane names, grid, title; made
+        once, later frames only move the x range (tick objects cost most of a frame)."""
         from matplotlib.ticker import MaxNLocator
 
         if ax.get_title(loc="left") != TITLE:
@@ -176,9 +174,8 @@ class StructureExplorer(Explorer):
         ax.set_xlim(0, max(value if isinstance(value, int) else len(value.source.text), 1))
 
     def draw_data(self, ax, value: SourceChunks, current):
-        """Three lanes, each one patch per style however many chunks, its repeated parts
-        hatched over it; the current chunk outlined. Headings, two styles per chunk lane, the
-        repeated parts of both, the outline:
+        """Three lanes, one patch per style, repeated parts hatched over them, the current
+        chunk outlined (headings, two styles per chunk lane, two repeats, the outline):
 
         ``len(s.draw_data(s.figure.axes[0], s.computed, 0))`` -> 8
         """
