@@ -130,13 +130,11 @@ class BoundariesExplorer(Explorer):
         return len(value.spans)
 
     def draw_frame(self, ax, value: Split) -> None:
-        """Axes, legend, and the status row's names under the axes, each after the one before
-        it (the ■/□ before each name is data)."""
+        """Axes, legend, the status row's names (the ■/□ before each name is data)."""
         from matplotlib.lines import Line2D
         from matplotlib.patches import Patch
         from matplotlib.ticker import MaxNLocator
 
-        ax.clear()
         ax.set_xlim(0, max(len(self.text), 1))
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("character offset in the text")

@@ -41,7 +41,6 @@ STOP = {"marker": "*", "markersize": 15, "color": REPEAT, **POINT}
 SQUARE = {"marker": "s", "markersize": 9, "color": OTHER, **POINT}
 RING = {"marker": "o", "markersize": 14, "markerfacecolor": "none", **POINT}
 CURVE_MARGINS = {"left": 0.09, "right": 0.975, "bottom": 0.145, "top": 0.965}
-TOPK_MARGINS = {"left": 0.075, "right": 0.975, "bottom": 0.165, "top": 0.83}
 VIEWS = {"windows": "fixed windows", "structure": "structure-aware", "parent-child": "parent-child"}
 RETRIEVERS = ("dense", "lexical", "hybrid")  # the menu's options; the first is the lesson's
 
@@ -89,14 +88,12 @@ class EvaluationExplorer(Explorer):
 
     name = "evaluation explorer"
     figsize = (6.4, 3.0)
-    margins = TOPK_MARGINS
+    margins = {"left": 0.075, "right": 0.975, "bottom": 0.165, "top": 0.83}
     has_stepper = False
     k = ex.K
 
     def __init__(self, size: int = 400, overlap: int = 100, question: str = "q19",
                  view: str = "windows", retriever: str = ex.MAIN_RETRIEVER):
-        self.check(size=size, overlap=overlap, question=question, view=view,
-                   retriever=retriever)
         self.xmax = duplication_limit()
         self.curve_layers = Layers(6.4, 3.6, margins=CURVE_MARGINS)
         self.curve_image = PlotImage()
@@ -167,11 +164,9 @@ class EvaluationExplorer(Explorer):
     # -- the base's picture: the top-k view of one question -----------------------------------
 
     def draw_frame(self, ax, view: EvaluationView) -> None:
-        """Rank rows and the legend: the same for every question (one frame)."""
         from matplotlib.lines import Line2D
         from matplotlib.patches import Patch
 
-        ax.clear()
         ax.set_ylabel("rank")
         ax.set_ylim(self.k - 0.5, -0.5)
         ax.set_yticks(range(self.k), [str(i + 1) for i in range(self.k)])
@@ -238,7 +233,7 @@ class EvaluationExplorer(Explorer):
             return
         self.curve_shown = view.size, view.overlap, view.retriever
         ax = self.curve_layers.axes[0]
-        png = self.curve_layers.draw("curve", lambda: self.curve_frame(ax, view.here.n),
+        png = self.curve_layers.draw(lambda: self.curve_frame(ax, view.here.n),
                                      lambda: self.curve_points(ax, view))
         alt = (f"Complete questions against duplication for windows of {view.size} characters, "
                f"{view.retriever} retrieval.")
@@ -258,12 +253,10 @@ class EvaluationExplorer(Explorer):
                                  f"{structure.index_duplication:.3f}")], alt)
 
     def curve_frame(self, ax, n: int) -> None:
-        """The curve's axes (``n`` questions; the same duplication range for every size), grid
-        and legend: one frame."""
+        """The curve's axes (``n`` questions; one duplication range for every size), legend."""
         from matplotlib.lines import Line2D
         from matplotlib.ticker import MaxNLocator
 
-        ax.clear()
         ax.set_xlim(-0.02, self.xmax)
         ax.set_ylim(0, n + 1)
         ax.set_xlabel("index duplication ratio (repeated characters / fixture length)")

@@ -7,7 +7,7 @@ matplotlib backends (the picture is a PNG, which works in exported HTML too).
     >>> from chunklib.widgets.overlap import OverlapExplorer
     >>> e, layers = OverlapExplorer(n=1000, size=200, overlap=50), Layers(7.5, 3.2)
     >>> e.size_slider.value = 300
-    >>> png = layers.draw("empty", lambda: None, list)
+    >>> png = layers.draw(lambda: None, list)
 """
 
 from __future__ import annotations
@@ -110,10 +110,11 @@ def bars_patch(ax, bars, **style):
 
 
 class Layers:
-    """A figure redrawn as a frame cached per key plus a data layer, with fixed margins; at
-    most ``max_frames`` frames kept. The module example's key again: restored.
+    """A figure drawn as a frame rendered once, underlays kept on it per key (at most
+    ``max_frames``) and a data layer on top, with fixed margins. The module example's draw
+    again: restored, not rendered.
 
-    ``(layers.draw("empty", lambda: None, list) == png, layers.frame_renders)`` -> (True, 1)
+    ``(layers.draw(lambda: None, list) == png, layers.frame_renders)`` -> (True, 1)
     """
 
     def __init__(self, width: float, height: float, margins: dict | None = None,
@@ -128,31 +129,35 @@ class Layers:
         self.figure.subplots_adjust(**{"left": 0.09, "right": 0.96, "bottom": 0.17,
                                        "top": 0.86, **(margins or {})})
         self.max_frames, self.frame_renders = max_frames, 0  # renders: for tests, benchmarks
-        self._frames = OrderedDict()  # (key,) or (key, under_key) -> the picture
-        self._key, self._data = object(), []  # no frame drawn yet: a key equal to none
+        self._frame, self._frames = None, OrderedDict()  # under_key -> frame with underlays
+        self._data = []
 
-    def draw(self, key, frame, data, overlays=tuple, underlays=tuple, under_key=None) -> bytes:
-        """Redraw and return the PNG: ``frame()`` when ``key`` differs from the last draw's,
-        ``data()`` always (the next draw removes the artists it returns); the artists of
-        ``overlays()`` and ``underlays()`` are kept, the frame with the underlays per ``under_key``.
+    def draw(self, frame, data, overlays=tuple, underlays=tuple, under_key=None) -> bytes:
+        """Redraw and return the PNG: ``frame()`` on the first draw only, ``data()`` always
+        (the next draw removes the artists it returns); the artists of ``overlays()`` and
+        ``underlays()`` are kept, the frame with the underlays per ``under_key``.
         """
         for artist in self._data:
             artist.remove()
-        if key != self._key:
+        if self._frame is None:
             frame()
-            self._key = key
         self._data, under, over = list(data()), list(underlays()), list(overlays())
         for artist in [*under, *self._data, *over]:
             artist.set_animated(True)  # left out of the frame's render
-        if under_key is None or not self._restore((key, under_key)):
-            if not self._restore((key,)):
+        if under_key in self._frames:
+            self._frames.move_to_end(under_key)
+            self.canvas.restore_region(self._frames[under_key])
+        else:
+            if self._frame is None:
                 self.canvas.draw()
                 self.frame_renders += 1
-                self._keep((key,))
+                self._frame = self.canvas.copy_from_bbox(self.figure.bbox)
+            self.canvas.restore_region(self._frame)
             for artist in under:
                 self.figure.draw_artist(artist)
-            if under_key is not None:
-                self._keep((key, under_key))
+            self._frames[under_key] = self.canvas.copy_from_bbox(self.figure.bbox)
+            if len(self._frames) > self.max_frames:
+                self._frames.popitem(last=False)
         for artist in [*self._data, *over]:
             self.figure.draw_artist(artist)
         return self.png()
@@ -167,17 +172,6 @@ class Layers:
                          self.canvas.buffer_rgba(), "raw", "RGBA", 0, 1).save(
             buf, format="png", compress_level=1)
         return buf.getvalue()
-
-    def _restore(self, name: tuple) -> bool:
-        if name in self._frames:
-            self._frames.move_to_end(name)
-            self.canvas.restore_region(self._frames[name])
-        return name in self._frames
-
-    def _keep(self, name: tuple) -> None:
-        self._frames[name] = self.canvas.copy_from_bbox(self.figure.bbox)
-        if len(self._frames) > self.max_frames:
-            self._frames.popitem(last=False)
 
 
 class Explorer(widgets.VBox):
@@ -230,10 +224,8 @@ class Explorer(widgets.VBox):
         """Refuse bad factory arguments (a ValueError or TypeError naming the argument)."""
     def adjust(self, name: str, old, new) -> None:
         """Called once per move of control ``name``, before the redraw (to clamp another)."""
-    def frame_key(self, value):
-        """What the frame depends on (one frame by default)."""
     def under_key(self, value):
-        """What the underlays depend on besides the frame (None: drawn on every move)."""
+        """What the underlays depend on (None: drawn once, with the frame)."""
     def show(self, value, current: int | None) -> None:
         """Fill the explorer's own views."""
 
@@ -309,7 +301,7 @@ class Explorer(widgets.VBox):
                                          f"{self.step_text(value, current)}" if k else
                                          f"<b>No chunks</b>: {self.empty}")
             ax = self.figure.axes[0]
-            png = self.layers.draw(self.frame_key(value), lambda: self.draw_frame(ax, value),
+            png = self.layers.draw(lambda: self.draw_frame(ax, value),
                                    lambda: self.draw_data(ax, value, current),
                                    lambda: self.overlays(ax), lambda: self.underlays(ax),
                                    self.under_key(value))

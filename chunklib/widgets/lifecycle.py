@@ -194,10 +194,8 @@ class LifecycleExplorer(Explorer):
                              finds(index) if published else self.fixture_finds)
 
     def draw_frame(self, ax, view: LifecycleView) -> None:
-        """What never changes: row names, legend, the x axis's title (one frame)."""
         from matplotlib.patches import Patch
 
-        ax.clear()
         ax.set_ylim(-0.6, 2.6)
         ax.set_yticks([2, 1, 0], ["chunk_id", "index entry", "vector"])
         ax.set_xticks([])  # the column labels are texts drawn with the cells

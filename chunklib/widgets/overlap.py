@@ -97,7 +97,6 @@ class OverlapExplorer(Explorer):
         from matplotlib.patches import Patch
         from matplotlib.ticker import MaxNLocator
 
-        ax.clear()
         rows.axis_labels(ax, f"position in the document ({self.unit})", "chunk")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=6))
         ax.grid(axis="x", alpha=0.3)

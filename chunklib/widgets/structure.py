@@ -102,11 +102,6 @@ class StructureExplorer(Explorer):
         super().__init__(sources=sources, source_id=source_id, size=size, overlap=overlap)
         self.whole_box.observe(lambda _change: self.show(self.computed, self.current),
                                names="value")
-        ax = self.figure.axes[0]
-        for n in sorted({len(s.text) for s in self.sources.values()})[:self.layers.max_frames]:
-            # every source's frame now, kept: no source switch waits for one (the picture shown
-            # is not touched; the next redraw draws its data again)
-            self.layers.draw(n, lambda n=n: self.draw_frame(ax, n), list)
 
     @classmethod
     def check(cls, sources=None, source_id="deployment-guide", size=DEFAULT_SIZE,
@@ -156,22 +151,21 @@ class StructureExplorer(Explorer):
     def count(self, value: SourceChunks) -> int:
         return len(value.chunks)
 
-    def frame_key(self, value: SourceChunks):
-        return len(value.source.text)
-
-    def draw_frame(self, ax, value: SourceChunks | int) -> None:
-        """x axis over the source (``value`` or its length), lane names, grid, title; made
-        once, later frames only move the x range (tick objects cost most of a frame)."""
+    def draw_frame(self, ax, value: SourceChunks) -> None:
         from matplotlib.ticker import MaxNLocator
 
-        if ax.get_title(loc="left") != TITLE:
-            ax.set_ylim(-0.6, 2.6)
-            ax.set_yticks([0, 1, 2], ["fixed windows", "structure-aware", "headings"])
-            ax.set_xlabel("position in the source (characters)")
-            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-            ax.grid(axis="x", alpha=0.3)
-            ax.set_title(TITLE, fontsize=8, loc="left")
-        ax.set_xlim(0, max(value if isinstance(value, int) else len(value.source.text), 1))
+        ax.set_ylim(-0.6, 2.6)
+        ax.set_yticks([0, 1, 2], ["fixed windows", "structure-aware", "headings"])
+        ax.set_xlabel("position in the source (characters)")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.grid(axis="x", alpha=0.3)
+        ax.set_title(TITLE, fontsize=8, loc="left")
+
+    def underlays(self, ax):
+        return ax.xaxis, ax.yaxis  # the x range follows the source: kept per length
+
+    def under_key(self, value: SourceChunks):
+        return len(value.source.text)
 
     def draw_data(self, ax, value: SourceChunks, current):
         """Three lanes, one patch per style, repeated parts hatched over them, the current
@@ -182,6 +176,7 @@ class StructureExplorer(Explorer):
         def lane(spans, y, **style):
             return bars_patch(ax, [(s, e - s, y - 0.35, 0.7) for s, e in spans], **style)
 
+        ax.set_xlim(0, max(len(value.source.text), 1))
         added = [lane(value.headings, 2, facecolor=HEADING_COLOUR, edgecolor="white",
                       linewidth=0.3)] if value.headings else []
         for y, spans in ((1, value.chunk_spans), (0, value.window_spans)):
@@ -199,7 +194,7 @@ class StructureExplorer(Explorer):
         return added
 
     def overlays(self, ax) -> tuple:
-        return tuple(ax.spines.values())  # the lane names never change: they are the frame's
+        return tuple(ax.spines.values())  # the lane names are drawn with the x axis
 
     def step_text(self, value: SourceChunks, current: int) -> str:
         c = value.chunks[current]

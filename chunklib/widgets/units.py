@@ -191,7 +191,6 @@ class UnitsExplorer(Explorer):
         from matplotlib.patches import Patch
         from matplotlib.ticker import MaxNLocator
 
-        ax.clear()
         ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=6))
         ax.grid(axis="x", alpha=0.3)
         self.xlabel = axis_labels(ax, "", "chunk")[0]  # its text names the unit: data
