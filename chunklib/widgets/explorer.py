@@ -222,10 +222,10 @@ class Explorer(widgets.VBox):
     @classmethod
     def check(cls, **args) -> None:
         """Refuse bad factory arguments (a ValueError or TypeError naming the argument)."""
+
     def adjust(self, name: str, old, new) -> None:
         """Called once per move of control ``name``, before the redraw (to clamp another)."""
-    def under_key(self, value):
-        """What the underlays depend on (None: drawn once, with the frame)."""
+
     def show(self, value, current: int | None) -> None:
         """Fill the explorer's own views."""
 
@@ -236,6 +236,9 @@ class Explorer(widgets.VBox):
     def underlays(self, ax) -> tuple:
         """Artists drawn under the data, kept with the frame per ``under_key``."""
         return ()
+
+    def under_key(self, value):
+        """What the underlays depend on (None: nothing, they are drawn once)."""
 
     # -- the skeleton ---------------------------------------------------------------------
 
