@@ -16,11 +16,12 @@ import chunklib
 
 PACKAGE = Path(chunklib.__file__).parent
 LIMIT = 550
-# module -> the lines it may have until it fits within LIMIT (measured 2026-12-02; was
+# module -> the lines it may have until it fits within LIMIT (measured 2026-12-02: 611 to 728
+# before the prose that repeats docs/explorers.md left the docstrings and the frame key went,
 # 1,051 to 1,358 before the skeleton took in common.py, layers.py and plotting.py)
-OVER = {"chunklib.widgets.boundaries": 689, "chunklib.widgets.evaluation": 717,
-        "chunklib.widgets.lifecycle": 686, "chunklib.widgets.overlap": 611,
-        "chunklib.widgets.structure": 682, "chunklib.widgets.units": 728}
+OVER = {"chunklib.widgets.boundaries": 653, "chunklib.widgets.evaluation": 655,
+        "chunklib.widgets.lifecycle": 634, "chunklib.widgets.overlap": 568,
+        "chunklib.widgets.structure": 644, "chunklib.widgets.units": 693}
 
 
 def source(module: str) -> Path | None:

@@ -19,7 +19,7 @@ def pixels(png: bytes) -> bytes:
 
 
 def draw(layers, n, spans, current=0):
-    """Chunk rows over ``n`` units, chunk ``current`` outlined; ``n`` is the frame's key."""
+    """Chunk rows over ``n`` units, chunk ``current`` outlined; ``n`` is the x axis's key."""
     from matplotlib.patches import Rectangle
 
     ax = layers.axes[0]
@@ -27,7 +27,7 @@ def draw(layers, n, spans, current=0):
     def frame():
         ax.clear()
         axis_labels(ax, "position", "chunk")
-        ax.legend(handles=[Rectangle((0, 0), 1, 1, label=f"{n} units")], loc="upper right")
+        ax.legend(handles=[Rectangle((0, 0), 1, 1, label="units")], loc="upper right")
 
     def data():
         ax.set_xlim(0, n)
@@ -37,19 +37,20 @@ def draw(layers, n, spans, current=0):
                 ax.add_patch(Rectangle((start, current - 0.45), end - start, 0.9,
                                        facecolor="none", edgecolor="black"))]
 
-    return layers.draw((n,), frame, data, lambda: (ax.yaxis, *ax.spines.values()),
-                       lambda: (ax.xaxis,))
+    return layers.draw(frame, data, lambda: (ax.yaxis, *ax.spines.values()),
+                       lambda: (ax.xaxis,), n)
 
 
-def test_the_frame_is_rendered_once_per_key():
+def test_the_frame_is_rendered_once_and_the_underlays_once_per_key():
     layers = Layers(7.5, 3.2)
     draw(layers, 1000, [(0, 200), (150, 350)])
     draw(layers, 1000, [(0, 300)])
     draw(layers, 1000, [(0, 200), (150, 350), (300, 500)], current=2)
-    assert layers.frame_renders == 1
+    assert layers.frame_renders == 1 and list(layers._frames) == [1000]
     draw(layers, 500, [(0, 300)])
     draw(layers, 1000, [(0, 300)])
-    assert layers.frame_renders == 2  # 1000's frame came back from the cache
+    assert layers.frame_renders == 1  # 1000's x axis came back from the cache
+    assert list(layers._frames) == [500, 1000]
 
 
 def test_a_cached_frame_gives_the_same_picture_as_a_fresh_draw():
@@ -74,7 +75,7 @@ def test_the_frame_cache_is_bounded():
     layers = Layers(7.5, 3.2, max_frames=2)
     for n in (100, 200, 300, 100):
         draw(layers, n, [(0, 50)])
-    assert layers.frame_renders == 4 and len(layers._frames) == 2
+    assert layers.frame_renders == 1 and list(layers._frames) == [300, 100]
     with pytest.raises(ValueError, match="max_frames"):
         Layers(7.5, 3.2, max_frames=0)
 

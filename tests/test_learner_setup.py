@@ -430,7 +430,7 @@ def test_widget_helpers_send_nothing_outside_a_kernel(capsys):
 def test_plot_image_carries_its_alt_text_as_a_synced_tooltip():
     from chunklib.widgets.explorer import Layers, PlotImage
 
-    png = Layers(2, 2).draw(key=0, frame=lambda: None, data=lambda: [])
+    png = Layers(2, 2).draw(frame=lambda: None, data=lambda: [])
     img = PlotImage(value=png, tooltip="Plot of nothing")
     assert isinstance(img, PlotImage) and img.tooltip == "Plot of nothing"
     state = img.get_state()

@@ -10,7 +10,6 @@ from chunklib.course.questions import get_question
 from chunklib.widgets.evaluation import (
     EvaluationExplorer,
     curve,
-    curves,
     duplication_limit,
     evaluation_explorer,
     hit_marks,
@@ -96,7 +95,7 @@ def test_the_curve_is_drawn_the_same_at_every_size_path(explorer):
     assert e.curve_image.value == fresh.curve_image.value
     assert e.curve_summary.value == fresh.curve_summary.value
     # the x range holds every size's sweep and structure-aware point
-    assert e.xmax > max(s.index_duplication for sweep, _stop, structure in curves().values()
+    assert e.xmax > max(s.index_duplication for sweep, _stop, structure in map(curve, ex.SIZES)
                         for s in (*sweep, structure))
 
 
@@ -115,11 +114,10 @@ def test_invalid_start_values_are_refused(monkeypatch):
 
 def test_curves_are_the_experiments():
     for retriever in ("dense", "lexical", "hybrid"):
-        sweep, stop, structure = curves(ex.K, retriever)[400]
+        sweep, stop, structure = curve(400, ex.K, retriever)
         assert list(sweep) == ex.overlap_sweep(400, ex.K, retriever)
         assert stop == ex.stopping_point(ex.overlap_sweep(400, ex.K, retriever))
         assert structure == ex.summarize(ex.Strategy("structure", 400), ex.K, retriever)
-        assert sorted(curves(ex.K, retriever)) == list(ex.SIZES)
 
 
 def test_the_retriever_menu_switches_curve_and_topk():
@@ -176,6 +174,6 @@ def test_curves_wait_for_their_first_use():
 
 def test_the_x_limit_comes_from_every_sizes_chunks():
     most = max(s.index_duplication for retriever in ("dense", "lexical")
-               for sweep, _stop, structure in curves(ex.K, retriever).values()
+               for sweep, _stop, structure in (curve(size, ex.K, retriever) for size in ex.SIZES)
                for s in (*sweep, structure))
     assert duplication_limit() == most * 1.08 + 0.03

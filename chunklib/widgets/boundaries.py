@@ -1,12 +1,6 @@
-"""The lesson-2 boundaries explorer: separators on/off, merging, a chunk size; chunk ends drawn
-against sentence ends.
-
-One setting gives one ``Split``, computed once with ``chunklib.splitter``,
-``chunklib.boundaries`` and ``chunklib.sentences``: the chunks, the ends that cut a sentence,
-the numbers of the summary. The plot draws one row per chunk (beyond 30 chunks, neighbours
-share a row: ``fold_rows``), a dotted line at every sentence end, an × where a chunk ends inside
-a sentence, and a status row of which separators are on (switching one off does not always move
-a chunk end). Below it, the current chunk's text and the text on both sides of its end.
+"""The lesson-2 boundaries explorer: separators on/off, merging, a chunk size; the chunks as
+rows against dotted sentence ends, an × where a chunk ends inside a sentence, a status row of
+the switches (switching one off does not always move a chunk end), the current chunk's text.
 
 Leaves out: token budgets (lesson 1) and overlap (lesson 3); ``split_sentences`` has no
 abbreviation list, so "Dr. Osei" counts as a sentence end here too.
@@ -38,7 +32,6 @@ CHUNK_STYLES = [(PALETTE[0], "///"), (PALETTE[8], "\\\\\\")]  # blue, light oran
 SENTENCE_COLOUR, CUT_COLOUR = PALETTE[3], PALETTE[5]  # dark grey, dark orange
 CUT_MARK = {"linestyle": "none", "marker": "X", "markersize": 8, "color": CUT_COLOUR,
             "markeredgecolor": "black", "markeredgewidth": 0.6}
-MARGINS = {"left": 0.085, "right": 0.97, "bottom": 0.17, "top": 0.925}  # fit the status row
 #: The separator hierarchy, in the order it is tried: argument -> (separator, name, checkbox).
 SEPARATORS = {"blank_line": ("\n\n", "blank line", "blank line \\n\\n"),
               "line_break": ("\n", "line break", "line break \\n"),
@@ -84,7 +77,7 @@ class BoundariesExplorer(Explorer):
 
     name = "boundaries explorer"
     figsize = (7.5, 4.45)
-    margins = MARGINS
+    margins = {"left": 0.085, "right": 0.97, "bottom": 0.17, "top": 0.925}  # the status row
     empty = "the text is empty."
     stepper_tooltip = "which chunk to show"
 
@@ -137,13 +130,11 @@ class BoundariesExplorer(Explorer):
         return len(value.spans)
 
     def draw_frame(self, ax, value: Split) -> None:
-        """Axes, legend, and the status row's names under the axes, each after the one before
-        it (the ■/□ before each name is data)."""
+        """Axes, legend, the status row's names (the ■/□ before each name is data)."""
         from matplotlib.lines import Line2D
         from matplotlib.patches import Patch
         from matplotlib.ticker import MaxNLocator
 
-        ax.clear()
         ax.set_xlim(0, max(len(self.text), 1))
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("character offset in the text")
@@ -254,8 +245,7 @@ def fold_rows(k: int, limit: int = MAX_ROWS) -> list[int]:
 
 
 def chunk_bars(ax, spans, rows, height: float = 0.76) -> list:
-    """Chunk ``i`` as a bar on row ``rows[i]``, neighbours in alternating styles (also used by
-    ``compare_plot``); one patch per style.
+    """Chunk ``i`` as a bar on row ``rows[i]``, neighbours in alternating styles:
 
     ``len(chunk_bars(Layers(2, 1).axes[0], [(0, 5), (5, 9), (9, 12)], [0, 1, 2]))`` -> 2
     """
@@ -267,8 +257,8 @@ def chunk_bars(ax, spans, rows, height: float = 0.76) -> list:
 
 def boundaries_explorer(text: str | None = None, size: int = 300,
                         **switches: bool) -> BoundariesExplorer | widgets.HTML:
-    """Build the lesson-2 explorer on ``text`` (default: the course passage); ``switches``
-    (``merge``, ``blank_line``, ``line_break``, ``full_stop``, ``space``) start a box off.
+    """Build the lesson-2 explorer on ``text`` (default: the course passage); a switch set to
+    False (``merge``, ``blank_line``, ``line_break``, ``full_stop``, ``space``) starts off:
 
     ``boundaries_explorer(size=300)`` -> BoundariesExplorer(...)
     """

@@ -1,14 +1,7 @@
-"""The lesson-6 evaluation explorer: size and overlap sliders and a retriever menu drive the
-completeness-versus-duplication curve; a question and a strategy, the top-k view of it.
-
-The curve shows, for fixed windows of the chosen size, how many questions are complete at each
-overlap of the sweep against the index's duplication ratio: the current overlap ringed, the
-stopping rule's choice a star, structure-aware chunks of the same size a square. The top-k
-view draws the hits of the chosen question over its source, evidence hatched; a hit away from
-the evidence is a triangle at the left of its row. Each picture has its summary beside it.
-The numbers come from ``chunklib.course.experiment``, which caches every evaluation; the
-curves' totals of every size and retriever are among the results the course ships
-(``experiment.shipped_results``), so nothing is evaluated when the explorer is built.
+"""The lesson-6 evaluation explorer: size, overlap and retriever drive the curve of complete
+questions against index duplication (the current overlap ringed, the stopping rule's choice a
+star, structure-aware chunks a square); a question and a strategy, the top-k view of its hits
+over its source, evidence hatched. The numbers are ``chunklib.course.experiment``'s.
 
 Leaves out: embeddings and editing the question set.
 
@@ -42,16 +35,19 @@ X_LABELS = 4          # character positions written under the top-k view, about
 # a hit away from the evidence: a triangle at the left edge of its row
 ELSEWHERE = {"marker": "<", "markersize": 10, "color": OTHER, "markeredgecolor": "black",
              "linestyle": "none", "clip_on": False}
+# the curve's marks: the stopping rule's choice, structure-aware chunks, the current overlap
+POINT = {"linestyle": "none", "markeredgecolor": "black"}
+STOP = {"marker": "*", "markersize": 15, "color": REPEAT, **POINT}
+SQUARE = {"marker": "s", "markersize": 9, "color": OTHER, **POINT}
+RING = {"marker": "o", "markersize": 14, "markerfacecolor": "none", **POINT}
 CURVE_MARGINS = {"left": 0.09, "right": 0.975, "bottom": 0.145, "top": 0.965}
-TOPK_MARGINS = {"left": 0.075, "right": 0.975, "bottom": 0.165, "top": 0.83}
 VIEWS = {"windows": "fixed windows", "structure": "structure-aware", "parent-child": "parent-child"}
 RETRIEVERS = ("dense", "lexical", "hybrid")  # the menu's options; the first is the lesson's
 
 
 @cache
 def curve(size: int, k: int = ex.K, retriever: str = ex.MAIN_RETRIEVER) -> tuple:
-    """The curve of one size under ``retriever``: (the overlap sweep, the stopping rule's
-    choice, structure-aware chunks), evaluated on first use and kept.
+    """The curve of one size: (the overlap sweep, the stopping rule's choice, structure-aware).
 
     ``curve(400)[1].strategy.overlap`` -> 100
     """
@@ -60,18 +56,9 @@ def curve(size: int, k: int = ex.K, retriever: str = ex.MAIN_RETRIEVER) -> tuple
                                                          retriever)
 
 
-def curves(k: int = ex.K, retriever: str = ex.MAIN_RETRIEVER) -> dict[int, tuple]:
-    """Every size the explorer offers -> its ``curve`` under ``retriever`` (evaluates them all).
-
-    ``curves()[400][1].strategy.overlap`` -> 100
-    """
-    return {size: curve(size, k, retriever) for size in ex.SIZES}
-
-
 @cache
 def duplication_limit() -> float:
-    """The curve's x-axis limit: a margin past the largest index duplication of any size the
-    explorer offers, at any overlap of its sweep or structure-aware (chunking alone).
+    """The curve's x-axis limit: a margin past the largest index duplication it can show.
 
     ``round(duplication_limit(), 2)`` -> 1.08
     """
@@ -96,22 +83,17 @@ class EvaluationView(NamedTuple):
 
 
 class EvaluationExplorer(Explorer):
-    """Sliders for size and overlap, a question, which strategy's top-k to show, and which
-    retriever ranks the chunks.
-
-    ``EvaluationExplorer().overlap_slider.value = 150`` redraws both pictures and summaries.
-    """
+    """Interactive lesson-6 explorer; ``EvaluationExplorer().overlap_slider.value = 150``
+    redraws both pictures."""
 
     name = "evaluation explorer"
     figsize = (6.4, 3.0)
-    margins = TOPK_MARGINS
+    margins = {"left": 0.075, "right": 0.975, "bottom": 0.165, "top": 0.83}
     has_stepper = False
     k = ex.K
 
     def __init__(self, size: int = 400, overlap: int = 100, question: str = "q19",
                  view: str = "windows", retriever: str = ex.MAIN_RETRIEVER):
-        self.check(size=size, overlap=overlap, question=question, view=view,
-                   retriever=retriever)
         self.xmax = duplication_limit()
         self.curve_layers = Layers(6.4, 3.6, margins=CURVE_MARGINS)
         self.curve_image = PlotImage()
@@ -182,11 +164,9 @@ class EvaluationExplorer(Explorer):
     # -- the base's picture: the top-k view of one question -----------------------------------
 
     def draw_frame(self, ax, view: EvaluationView) -> None:
-        """Rank rows and the legend: the same for every question (one frame)."""
         from matplotlib.lines import Line2D
         from matplotlib.patches import Patch
 
-        ax.clear()
         ax.set_ylabel("rank")
         ax.set_ylim(self.k - 0.5, -0.5)
         ax.set_yticks(range(self.k), [str(i + 1) for i in range(self.k)])
@@ -253,7 +233,7 @@ class EvaluationExplorer(Explorer):
             return
         self.curve_shown = view.size, view.overlap, view.retriever
         ax = self.curve_layers.axes[0]
-        png = self.curve_layers.draw("curve", lambda: self.curve_frame(ax, view.here.n),
+        png = self.curve_layers.draw(lambda: self.curve_frame(ax, view.here.n),
                                      lambda: self.curve_points(ax, view))
         alt = (f"Complete questions against duplication for windows of {view.size} characters, "
                f"{view.retriever} retrieval.")
@@ -273,27 +253,22 @@ class EvaluationExplorer(Explorer):
                                  f"{structure.index_duplication:.3f}")], alt)
 
     def curve_frame(self, ax, n: int) -> None:
-        """The curve's axes (``n`` questions; the same duplication range for every size), grid
-        and legend: one frame."""
+        """The curve's axes (``n`` questions; one duplication range for every size), legend."""
         from matplotlib.lines import Line2D
         from matplotlib.ticker import MaxNLocator
 
-        ax.clear()
         ax.set_xlim(-0.02, self.xmax)
         ax.set_ylim(0, n + 1)
         ax.set_xlabel("index duplication ratio (repeated characters / fixture length)")
         ax.set_ylabel(f"complete questions (of {n})")
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
         ax.grid(alpha=0.3)
-        marker = {"linestyle": "none", "markeredgecolor": "black"}
         ax.legend(handles=[
             Line2D([], [], color=HOLDS, marker="o", label="fixed windows (one point per overlap)"),
-            Line2D([], [], marker="o", markersize=14, markerfacecolor="none",
-                   label="current overlap", **marker),
-            Line2D([], [], marker="*", markersize=15, color=REPEAT, label="stopping rule's choice",
-                   **marker),
-            Line2D([], [], marker="s", markersize=9, color=OTHER,
-                   label="structure-aware, same size", **marker)], loc="lower right", fontsize=7)
+            Line2D([], [], label="current overlap", **RING),
+            Line2D([], [], label="stopping rule's choice", **STOP),
+            Line2D([], [], label="structure-aware, same size", **SQUARE)],
+            loc="lower right", fontsize=7)
 
     def curve_points(self, ax, view: EvaluationView) -> list:
         """The sweep, the overlap written at both ends and at the ring (every text costs about
@@ -302,23 +277,19 @@ class EvaluationExplorer(Explorer):
         ``[type(a).__name__ for a in v.curve_points(v.curve_layers.axes[0], v.computed)][:2]``
         -> ['Line2D', 'Annotation']
         """
-        point = {"linestyle": "none", "markeredgecolor": "black"}
         added = ax.plot([s.index_duplication for s in view.sweep],
                         [s.complete for s in view.sweep], color=HOLDS, marker="o")
         added += [ax.annotate(f"O={s.strategy.overlap}", (s.index_duplication, s.complete),
                               textcoords="offset points", xytext=(4, -12), fontsize=7)
                   for s in dict.fromkeys([view.sweep[0], view.here, view.sweep[-1]])]
-        for s, style in ((view.stop, {"marker": "*", "markersize": 15, "color": REPEAT}),
-                         (view.structure, {"marker": "s", "markersize": 9, "color": OTHER}),
-                         (view.here, {"marker": "o", "markersize": 14,
-                                      "markerfacecolor": "none"})):
-            added += ax.plot([s.index_duplication], [s.complete], **style, **point)
+        for s, style in ((view.stop, STOP), (view.structure, SQUARE), (view.here, RING)):
+            added += ax.plot([s.index_duplication], [s.complete], **style)
         return added
 
 
 def hit_marks(question, hits) -> tuple[tuple[bool, bool, bool], ...]:
     """Per hit: does it hold all the evidence, is it a near-duplicate of a higher hit, is it
-    near the evidence (same source, within ``NEIGHBOURHOOD`` characters).
+    within ``NEIGHBOURHOOD`` characters of the evidence:
 
     ``hit_marks(q19, hits)[3]`` -> (False, False, True)
     """
@@ -344,10 +315,8 @@ def _reach(need: float) -> int:
 
 
 def topk_range(question, hits, marks) -> tuple[int, int]:
-    """The x range of the top-k view: on each side of the evidence the smallest of 100, 141,
-    200, 283, ... characters that shows every hit near the evidence with a margin, cut at the
-    ends of the source. (Example: the module's.)
-    """
+    """The x range of the top-k view: every hit near the evidence with a margin, in steps
+    of √2 from 100 characters on each side of it (example: the module's)."""
     ev_lo, ev_hi = _evidence_range(question)
     near = [h for h, (_holds, _repeats, is_near) in zip(hits, marks, strict=True) if is_near]
     lo = min([ev_lo] + [h["start"] for h in near])

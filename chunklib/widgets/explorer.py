@@ -1,8 +1,5 @@
-"""The one skeleton every lesson explorer stands on: controls, one cached ``compute(params)``
-per setting, a picture drawn as a cached frame with a data layer on top (``Layers``), a
-summary that is its text alternative, a chunk stepper; with the re-entrancy guard, batched
-updates, the autograde placeholder and the accessibility fixes (``a11y.js``) built in.
-docs/explorers.md explains the design and how to port an explorer onto it.
+"""The skeleton every lesson explorer stands on (``Explorer``), its cached-frame picture
+(``Layers``) and the accessible widgets it is made of; docs/explorers.md explains the design.
 
 Leaves out: the drawing of any particular plot (each explorer's module) and interactive
 matplotlib backends (the picture is a PNG, which works in exported HTML too).
@@ -10,7 +7,7 @@ matplotlib backends (the picture is a PNG, which works in exported HTML too).
     >>> from chunklib.widgets.overlap import OverlapExplorer
     >>> e, layers = OverlapExplorer(n=1000, size=200, overlap=50), Layers(7.5, 3.2)
     >>> e.size_slider.value = 300
-    >>> png = layers.draw("empty", lambda: None, list)
+    >>> png = layers.draw(lambda: None, list)
 """
 
 from __future__ import annotations
@@ -48,9 +45,7 @@ def send_widget_a11y() -> bool:
 
 
 class PlotImage(widgets.Image):
-    """A PNG whose ``tooltip``, its short alt text, becomes the ``<img>`` title, its accessible
-    name (ipywidgets 8.1's view reads a ``description``, which Image lacks, and fails without
-    it); flex-start, or a taller summary beside it would stretch it.
+    """A PNG whose ``tooltip`` (its alt text) becomes the ``<img>`` title (docs/explorers.md).
 
     ``PlotImage(tooltip="Plot of 7 chunks").tooltip`` -> 'Plot of 7 chunks'
     """
@@ -73,22 +68,19 @@ def int_slider(description: str, value: int, lo: int, hi: int, step: int = 1,
                              style={"description_width": "9em"}, layout={"width": "28em"})
 
 
-def summary_html(title: str, rows: list[tuple[str, str]], alt: str = "") -> str:
+def summary_html(title: str, rows: list[tuple[str, str]], alt: str) -> str:
     """The text alternative beside a picture: a live region, a table, the alt text under it.
 
-    ``summary_html("Overlap", [("stride", "150")])`` -> "<div role='status' ...150...</div>"
+    ``summary_html("Overlap", [("stride", "150")], "7 chunks")`` -> "<div role=...150...</div>"
     """
     body = "".join(f"<tr><th style='text-align:left;padding-right:1em'>{html.escape(k)}</th>"
                    f"<td>{html.escape(v)}</td></tr>" for k, v in rows)
-    plot = f"<p><small>Plot: {html.escape(alt)}</small></p>" if alt else ""
-    return (f"<div role='status' aria-live='polite'><b>{html.escape(title)}</b>"
-            f"<table>{body}</table>{plot}</div>")
+    return (f"<div role='status' aria-live='polite'><b>{html.escape(title)}</b><table>{body}"
+            f"</table><p><small>Plot: {html.escape(alt)}</small></p></div>")
 
 
 def autograding() -> bool:
-    """True while nbgrader runs the notebook (it sets ``NBGRADER_EXECUTION``); in a learner's
-    kernel: ``autograding()`` -> False
-    """
+    """True while nbgrader runs the notebook: ``autograding()`` -> False"""
     return bool(os.environ.get("NBGRADER_EXECUTION"))
 
 
@@ -102,8 +94,7 @@ def not_drawn(name: str) -> widgets.HTML:
 
 
 def bars_patch(ax, bars, **style):
-    """One patch of many rectangles ``(x, width, y, height)``: a hatch costs as much per drawn
-    path however small, so one path per style keeps many bars cheap.
+    """One patch of many rectangles ``(x, width, y, height)`` (cheaper than one each).
 
     ``bars_patch(layers.axes[0], [(0, 5, 0.6, 0.5)]).get_path().vertices[2].tolist()`` -> [5.0, 1.1]
     """
@@ -119,11 +110,11 @@ def bars_patch(ax, bars, **style):
 
 
 class Layers:
-    """A figure redrawn as a frame cached per key plus a data layer (matplotlib's blitting).
-    Fixed margins: a layout engine would move the axes and spoil the cached frames. At most
-    ``max_frames`` pictures are kept (0.6 MB each). The module example's key again: restored.
+    """A figure drawn as a frame rendered once, underlays kept on it per key (at most
+    ``max_frames``) and a data layer on top, with fixed margins. The module example's draw
+    again: restored, not rendered.
 
-    ``(layers.draw("empty", lambda: None, list) == png, layers.frame_renders)`` -> (True, 1)
+    ``(layers.draw(lambda: None, list) == png, layers.frame_renders)`` -> (True, 1)
     """
 
     def __init__(self, width: float, height: float, margins: dict | None = None,
@@ -138,32 +129,35 @@ class Layers:
         self.figure.subplots_adjust(**{"left": 0.09, "right": 0.96, "bottom": 0.17,
                                        "top": 0.86, **(margins or {})})
         self.max_frames, self.frame_renders = max_frames, 0  # renders: for tests, benchmarks
-        self._frames = OrderedDict()  # (key,) or (key, under_key) -> the picture
-        self._key, self._data = object(), []  # no frame drawn yet: a key equal to none
+        self._frame, self._frames = None, OrderedDict()  # under_key -> frame with underlays
+        self._data = []
 
-    def draw(self, key, frame, data, overlays=tuple, underlays=tuple, under_key=None) -> bytes:
-        """Redraw and return the PNG: ``frame()`` when ``key`` differs from the last draw's,
-        ``data()`` always (it returns its artists, which the next draw removes). ``overlays()``
-        and ``underlays()`` return artists drawn over and under the data, never removed (an
-        axis that follows the data); the frame with the underlays is kept per ``under_key``.
+    def draw(self, frame, data, overlays=tuple, underlays=tuple, under_key=None) -> bytes:
+        """Redraw and return the PNG: ``frame()`` on the first draw only, ``data()`` always
+        (the next draw removes the artists it returns); the artists of ``overlays()`` and
+        ``underlays()`` are kept, the frame with the underlays per ``under_key``.
         """
         for artist in self._data:
             artist.remove()
-        if key != self._key:
+        if self._frame is None:
             frame()
-            self._key = key
         self._data, under, over = list(data()), list(underlays()), list(overlays())
         for artist in [*under, *self._data, *over]:
             artist.set_animated(True)  # left out of the frame's render
-        if under_key is None or not self._restore((key, under_key)):
-            if not self._restore((key,)):
+        if under_key in self._frames:
+            self._frames.move_to_end(under_key)
+            self.canvas.restore_region(self._frames[under_key])
+        else:
+            if self._frame is None:
                 self.canvas.draw()
                 self.frame_renders += 1
-                self._keep((key,))
+                self._frame = self.canvas.copy_from_bbox(self.figure.bbox)
+            self.canvas.restore_region(self._frame)
             for artist in under:
                 self.figure.draw_artist(artist)
-            if under_key is not None:
-                self._keep((key, under_key))
+            self._frames[under_key] = self.canvas.copy_from_bbox(self.figure.bbox)
+            if len(self._frames) > self.max_frames:
+                self._frames.popitem(last=False)
         for artist in [*self._data, *over]:
             self.figure.draw_artist(artist)
         return self.png()
@@ -179,24 +173,11 @@ class Layers:
             buf, format="png", compress_level=1)
         return buf.getvalue()
 
-    def _restore(self, name: tuple) -> bool:
-        if name in self._frames:
-            self._frames.move_to_end(name)
-            self.canvas.restore_region(self._frames[name])
-        return name in self._frames
-
-    def _keep(self, name: tuple) -> None:
-        self._frames[name] = self.canvas.copy_from_bbox(self.figure.bbox)
-        if len(self._frames) > self.max_frames:
-            self._frames.popitem(last=False)
-
 
 class Explorer(widgets.VBox):
-    """An explorer (a VBox: the lesson cell returns it) states ``make_controls(**args)``,
-    ``arrange()``, ``compute(params)``, ``draw_frame(ax, value)``, ``draw_data(ax, value,
-    current)``, ``describe(value, current)``, ``alt(value, current)``, with a stepper
-    ``count(value)`` and ``step_text(value, current)`` (docs/explorers.md says what each
-    returns), and any optional method below. The module example's explorer has drawn twice:
+    """An explorer (a VBox: the lesson cell returns it) states its controls, ``compute``, the
+    picture's frame and data, the summary and the stepper's words (docs/explorers.md lists
+    them). The module example's explorer has drawn twice:
 
     ``(e.redraws, e.summary_rows()[0])`` -> (2, ('stride S = C − O', '300 − 50 = 250'))
     """
@@ -236,7 +217,7 @@ class Explorer(widgets.VBox):
             control.observe(lambda change, name=name: self._changed(name, change), "value")
         self.redraw()
 
-    # -- optional: what an explorer may state --------------------------------------------
+    # -- optional: what an explorer may state (docs/explorers.md, step 8) --------------------
 
     @classmethod
     def check(cls, **args) -> None:
@@ -244,12 +225,6 @@ class Explorer(widgets.VBox):
 
     def adjust(self, name: str, old, new) -> None:
         """Called once per move of control ``name``, before the redraw (to clamp another)."""
-
-    def frame_key(self, value):
-        """What the frame depends on (one frame by default)."""
-
-    def under_key(self, value):
-        """What the underlays depend on besides the frame (None: drawn on every move)."""
 
     def show(self, value, current: int | None) -> None:
         """Fill the explorer's own views."""
@@ -261,6 +236,9 @@ class Explorer(widgets.VBox):
     def underlays(self, ax) -> tuple:
         """Artists drawn under the data, kept with the frame per ``under_key``."""
         return ()
+
+    def under_key(self, value):
+        """What the underlays depend on (None: nothing, they are drawn once)."""
 
     # -- the skeleton ---------------------------------------------------------------------
 
@@ -310,9 +288,7 @@ class Explorer(widgets.VBox):
 
     def refresh(self) -> None:
         """Redraw after a change that no control holds (a button press)."""
-        self._dirty = True
-        if not self._batching and not self._drawing:
-            self.redraw()
+        self._changed(None, None)
 
     def redraw(self) -> None:
         """Draw the stepper line, the picture, the summary and the views of this setting."""
@@ -328,7 +304,7 @@ class Explorer(widgets.VBox):
                                          f"{self.step_text(value, current)}" if k else
                                          f"<b>No chunks</b>: {self.empty}")
             ax = self.figure.axes[0]
-            png = self.layers.draw(self.frame_key(value), lambda: self.draw_frame(ax, value),
+            png = self.layers.draw(lambda: self.draw_frame(ax, value),
                                    lambda: self.draw_data(ax, value, current),
                                    lambda: self.overlays(ax), lambda: self.underlays(ax),
                                    self.under_key(value))

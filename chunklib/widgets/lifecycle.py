@@ -1,15 +1,10 @@
 """The lesson-5 lifecycle explorer: edit a source, watch which ids, entries and vectors change.
 
-A real ``ChunkIndex`` in memory holds the course fixture, published as generation 1. Each edit
-of ``chunklib.course.edits`` is made to that original fixture and built by
-``chunklib.lifecycle.update`` as shadow generation 2, which readers do not see, in a copy of
-that index (SQLite's backup), so every edit shows the same numbers whatever was tried before.
-The plot shows, per chunk of the edited source, whether its chunk_id, index entry and vector are
-as in generation 1; a table lists the entries that change. The vectors are all-MiniLM-L6-v2's
-(``chunklib.vectors.MiniLMEmbedder``, which counts what the build asks it for); the course's
-store holds every text an edit creates, so no edit waits for the model. *Publish* and *roll
-back* switch the copy's pointer; the summary says which generation readers see and what an
-employee and an SRE find. Another edit while the shadow is published rolls back first.
+The fixture is indexed once as generation 1; each edit is built by ``chunklib.lifecycle.update``
+as shadow generation 2 in a copy of that index, so it shows the same numbers whatever was tried
+before. The plot shows, per chunk, whether its chunk_id, index entry and vector are as in
+generation 1; a table lists the entries that change. *Publish* and *roll back* switch what
+readers see (another edit rolls back first); the summary says what an employee and an SRE find.
 
 Leaves out: edits of your own text (the edits are fixed, so every number is reproducible) and
 sources other than the Deployment Guide.
@@ -88,10 +83,8 @@ def finds(index: ChunkIndex) -> tuple[str, str]:
 
 
 class LifecycleExplorer(Explorer):
-    """Interactive lesson-5 explorer: an edit menu, a section menu, publish and roll back.
-
-    ``LifecycleExplorer().edit_menu.value = "change the section's ACL"`` builds that shadow.
-    """
+    """Interactive lesson-5 explorer; ``LifecycleExplorer().edit_menu.value = "change the
+    section's ACL"`` builds that shadow."""
 
     name = "lifecycle explorer"
     figsize = (7.5, 2.2)
@@ -110,8 +103,7 @@ class LifecycleExplorer(Explorer):
                                              tooltip="switch readers to the shadow generation")
         self.rollback_button = widgets.Button(description="roll back",
                                               tooltip="switch readers back to generation 1")
-        self.note = widgets.HTML()
-        self.table = widgets.HTML()
+        self.note, self.table = widgets.HTML(), widgets.HTML()
         super().__init__(edit=edit, section=tuple(section))
         self.publish_button.on_click(lambda _b: self.switch(publish=True))
         self.rollback_button.on_click(lambda _b: self.switch(publish=False))
@@ -202,10 +194,8 @@ class LifecycleExplorer(Explorer):
                              finds(index) if published else self.fixture_finds)
 
     def draw_frame(self, ax, view: LifecycleView) -> None:
-        """What never changes: row names, legend, the x axis's title (one frame)."""
         from matplotlib.patches import Patch
 
-        ax.clear()
         ax.set_ylim(-0.6, 2.6)
         ax.set_yticks([2, 1, 0], ["chunk_id", "index entry", "vector"])
         ax.set_xticks([])  # the column labels are texts drawn with the cells
@@ -241,12 +231,21 @@ class LifecycleExplorer(Explorer):
         return tuple(ax.spines.values())  # the three row names never change
 
     def describe(self, view: LifecycleView, current):
-        shown = (f"generation {view.report.generation} (the edit, published)" if view.published
+        report, plan = view.report, view.report.plan
+        shown = (f"generation {report.generation} (the edit, published)" if view.published
                  else f"generation {FIXTURE} (the fixture)")
-        rows = [("edit", view.description), ("readers see", shown), *report_rows(view.report)]
         employee, sre = view.finds
-        return "Lifecycle of one edit", rows + [(f"employee: {QUERY!r}", employee),
-                                                (f"SRE: {QUERY!r}", sre)]
+        return "Lifecycle of one edit", [
+            ("edit", view.description), ("readers see", shown),
+            ("shadow", f"generation {report.generation}"),
+            ("plan", ", ".join(f"{a} {len(ids)}" for a, ids in plan.items())),
+            ("chunk ids", f"{len(plan['add'])} new, "  # a refused chunk keeps its id
+                          f"{len(set(plan['tombstone']) - set(report.refused))} gone"),
+            ("index entries", f"{sum(len(plan[a]) for a in ('reembed', 'reindex', 'add'))}"
+                              " new"),
+            ("embedded", f"{report.embedded} of {report.entries} chunks (embedder calls)"),
+            ("refused, ACL missing", str(len(report.refused))),
+            (f"employee: {QUERY!r}", employee), (f"SRE: {QUERY!r}", sre)]
 
     def alt(self, view: LifecycleView, current) -> str:
         return f"{len(view.columns)} chunks: what changed after {view.description}."
@@ -260,11 +259,8 @@ class LifecycleExplorer(Explorer):
 
 def column_states(index: ChunkIndex, base: int, shadow: int, source_ids: set[str]):
     """Per chunk of ``source_ids`` in ``shadow`` (then each tombstoned entry): a label and the
-    state of its chunk_id, index entry and vector against generation ``base`` (a tombstoned
-    entry of a chunk refused for a missing ACL keeps its chunk_id: the chunk is still stored).
-
-    Chunk 9 of the Deployment Guide is in the renamed section: its chunk_id stays, its index
-    entry and vector are new (the heading is part of the text that is embedded).
+    state of its chunk_id, index entry and vector against generation ``base``. Chunk 9 is in
+    the renamed section: its chunk_id stays, its entry and vector (the heading is embedded) not.
 
     ``column_states(x.index, 1, 2, {"deployment-guide"})[9]`` -> ('9', ('same', 'new', 'new'))
     """
@@ -274,39 +270,15 @@ def column_states(index: ChunkIndex, base: int, shadow: int, source_ids: set[str
     for c in index.chunks(shadow):
         if c.source_id not in source_ids:
             continue
-        entry = new.get(c.chunk_id)
-        before = old.get(c.chunk_id)
-        if entry is None:
-            states = ("same" if c.chunk_id in sources else "new", "none", "none")
-        else:
-            states = ("same" if c.chunk_id in sources else "new",
-                      "same" if before and before["index_entry_id"] == entry["index_entry_id"]
-                      else "new",
-                      "same" if before and before["vector_key"] == entry["vector_key"] else "new")
-        columns.append((str(c.ordinal), states))
+        entry, before = new.get(c.chunk_id), old.get(c.chunk_id) or {}
+        kept = [("same" if entry[k] == before.get(k) else "new") if entry else "none"
+                for k in ("index_entry_id", "vector_key")]  # no entry: refused
+        columns.append((str(c.ordinal), ("same" if c.chunk_id in sources else "new", *kept)))
     gone = sorted(cid for cid in old if cid not in new)
     stored = {c.chunk_id for c in index.chunks(shadow)}  # a refused chunk keeps its id
     columns += [("×", ("same" if cid in stored else "gone", "gone", "gone"))
                 for cid in gone if sources[cid] in source_ids]
     return columns
-
-
-def report_rows(report: UpdateReport) -> list[tuple[str, str]]:
-    """What the summary says of a built edit, as (label, value) pairs: its generation, plan,
-    new ids, entries and vectors, chunks refused.
-
-    ``report_rows(e.report)[:3]`` -> [('shadow', 'generation 2'),
-    ('plan', 'keep 59, reembed 0, reindex 0, add 2, tombstone 0'), ('chunk ids', '2 new, 0 gone')]
-    """
-    plan = report.plan
-    return [("shadow", f"generation {report.generation}"),
-            ("plan", ", ".join(f"{a} {len(ids)}" for a, ids in plan.items())),
-            ("chunk ids", f"{len(plan['add'])} new, "  # a refused chunk keeps its id
-                          f"{len(set(plan['tombstone']) - set(report.refused))} gone"),
-            ("index entries", f"{sum(len(plan[a]) for a in ('reembed', 'reindex', 'add'))}"
-                              " new"),
-            ("embedded", f"{report.embedded} of {report.entries} chunks (embedder calls)"),
-            ("refused, ACL missing", str(len(report.refused)))]
 
 
 def change_table(plan: dict, base: dict, new: dict) -> str:

@@ -1,13 +1,8 @@
-"""The lesson-3 overlap explorer: N, C and O sliders, a chunk stepper, a plot and a summary.
-
-One setting (N, C, O) gives one ``WindowPlan``, computed and validated once with
-``chunklib.windows``. The overlap slider's maximum follows C − 1: when C drops below O, O is
-clamped and the explorer says so. Up to 30 chunks are drawn one row each, the part repeated
-from the previous chunk hatched; beyond that the plot shows 30 evenly spaced chunks and the
-current one, and the summary says so.
+"""The lesson-3 overlap explorer: N, C and O sliders (O is clamped below C, and the explorer
+says so), the chunks as rows with the part repeated from the previous chunk hatched, a summary.
 
 Leaves out: real text (lesson 1 shows windows over words and tokens); here a document is just
-N unit positions. The skeleton is ``chunklib.widgets.explorer``.
+N unit positions.
 
     >>> e = OverlapExplorer(n=1000, size=200, overlap=50)
     >>> e.summary_rows()[0]
@@ -67,17 +62,15 @@ class OverlapExplorer(Explorer):
 
     @classmethod
     def check(cls, n=1000, size=200, overlap=50) -> None:
-        require_window(size, overlap)
-        require_int("n", n, minimum=0)
+        window_plan(n, size, overlap)
 
     def make_controls(self, n, size, overlap):
-        unit = self.unit
         self.n_slider = int_slider("document N", n, 0, max(2000, n), 10,
-                                   f"document length N in {unit}")
+                                   f"document length N in {self.unit}")
         self.size_slider = int_slider("chunk size C", size, 10, max(500, size), 10,
-                                      f"chunk size C in {unit}")
+                                      f"chunk size C in {self.unit}")
         self.overlap_slider = int_slider("overlap O", overlap, 0, size - 1, 1,
-                                         f"overlap O in {unit}, always below C")
+                                         f"overlap O in {self.unit}, always below C")
         self.note = widgets.HTML()
         return {"n": self.n_slider, "size": self.size_slider, "overlap": self.overlap_slider}
 
@@ -104,7 +97,6 @@ class OverlapExplorer(Explorer):
         from matplotlib.patches import Patch
         from matplotlib.ticker import MaxNLocator
 
-        ax.clear()
         rows.axis_labels(ax, f"position in the document ({self.unit})", "chunk")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=6))
         ax.grid(axis="x", alpha=0.3)
@@ -157,10 +149,11 @@ class OverlapExplorer(Explorer):
 
     def describe(self, plan: WindowPlan, current):
         n, size, overlap, k, unit = plan.n, plan.size, plan.overlap, len(plan.spans), self.unit
+        starts = plan.starts if k <= 7 else [*plan.starts[:4], "…", *plan.starts[-2:]]
         return f"N = {n}, C = {size}, O = {overlap}", [
             ("stride S = C − O", f"{size} − {overlap} = {plan.stride}"),
             ("chunks K", str(k)),
-            ("starts", short_list(plan.starts)),
+            ("starts", ", ".join(map(str, starts)) or "none"),
             ("last chunk", f"{plan.lengths[-1] if k else 0} {unit}"),
             ("stored positions", f"{plan.stored} ({plan.factor:.2f}× the document)"),
             ("always whole", f"any span of up to O + 1 = {overlap + 1} "
@@ -176,16 +169,6 @@ class OverlapExplorer(Explorer):
             f" ({len(rows.shown_rows(k, current))} of them drawn)")
         return (f"Plot of {k} chunks{drawn} over {plan.n} {self.unit}; chunk {current + 1} "
                 "highlighted.")
-
-
-def short_list(values: list[int], head: int = 4, tail: int = 2) -> str:
-    """Numbers as text, elided in the middle when long.
-
-    ``short_list(list(range(0, 1000, 100)))`` -> '0, 100, 200, 300, …, 800, 900'
-    """
-    if len(values) <= head + tail + 1:
-        return ", ".join(map(str, values)) or "none"
-    return ", ".join(map(str, values[:head])) + ", …, " + ", ".join(map(str, values[-tail:]))
 
 
 def overlap_explorer(n: int = 1000, size: int = 200,

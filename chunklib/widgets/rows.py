@@ -1,6 +1,5 @@
-"""Chunks drawn as rows, first on top (the lesson 1, 2 and 3 plots): bars as one patch per
-style, the numbered row axis, the axis labels as texts of the cached frame (an axis's own
-label is redrawn with it on every move), and which chunks get a row when there are too many.
+"""Chunks drawn as rows, first on top (the lesson 1, 2 and 3 plots): the bars, the numbered
+row axis, the axis labels, and which chunks get a row when there are too many.
 
 Leaves out: what a row shows and the legend (each explorer draws its own).
 
@@ -26,8 +25,7 @@ def rows_patch(ax, bars, height: float = 0.76, **style):
 
 
 def row_axis(ax, chunks: list[int]) -> list[int]:
-    """Row ``i`` numbered by chunk ``chunks[i]`` (0-based, shown from 1): the first, then every
-    step-th (1, 2, 5, 10, 20, 25, 50, ...), about 12 numbers. Returns the numbered rows.
+    """Row ``i`` numbered by chunk ``chunks[i]`` (from 1), about 12 numbers; the numbered rows:
 
     ``row_axis(ax, list(range(30)))`` -> [0, 4, 9, 14, 19, 24, 29]
     """
@@ -40,7 +38,7 @@ def row_axis(ax, chunks: list[int]) -> list[int]:
 
 
 def axis_labels(ax, x: str, y: str) -> list:
-    """The axis labels as texts of the frame.
+    """The axis labels as texts of the frame (docs/explorers.md says why):
 
     ``axis_labels(ax, "position", "chunk")`` -> [Text(0, -17, 'position'), Text(-35, 0, 'chunk')]
     """
@@ -52,7 +50,7 @@ def axis_labels(ax, x: str, y: str) -> list:
 
 def shown_rows(k: int, current: int | None = None, limit: int = MAX_ROWS) -> list[int]:
     """The chunks that get a row: all ``k`` up to ``limit``, else ``limit`` evenly spaced ones
-    from the first to the last, and ``current``.
+    and ``current``:
 
     ``shown_rows(801, current=400)[:3]`` -> [0, 28, 55]
     """

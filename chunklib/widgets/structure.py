@@ -1,13 +1,7 @@
-"""The lesson-4 structure explorer: one source chunked two ways, every chunk's span in the text,
-and one chunk's heading path, ``text``, ``retrieval_text`` and both hashes side by side.
-
-Controls: the fixture source, the budget in characters, the overlap used for hard splits (at
-most half the budget; a note says so when a smaller budget lowers it) and a chunk stepper. One
-setting gives one ``SourceChunks``, computed once: the structure-aware chunks and the fixed
-windows of ``chunklib.structure``, the characters each stores twice, the windows that mix ACLs
-and the windows cut at ACL changes. The plot has three lanes over the characters (headings,
-structure-aware chunks, fixed windows), repeated characters hatched; below it, the current
-chunk in detail and the source with every chunk's span (*whole document*: all of it).
+"""The lesson-4 structure explorer: one source chunked two ways (structure-aware chunks and
+fixed windows) as lanes over its characters, repeated characters hatched; the current chunk's
+heading path, ``text``, ``retrieval_text`` and both hashes side by side; the source with every
+chunk's span. The split overlap stays at most half the budget (a note says when it is lowered).
 
 Leaves out: editing the source (lesson 5's explorer does that) and token budgets.
 
@@ -76,8 +70,7 @@ class SourceChunks(NamedTuple):
 
 
 def source_chunks(source: Source, size: int, overlap: int) -> SourceChunks:
-    """Structure-aware chunks and fixed windows of ``source``, and what the explorer says of
-    them.
+    """Both strategies over ``source`` and what the explorer says of them:
 
     ``source_chunks(guide, 1000, 100).extra`` -> (100, 2300)
     """
@@ -95,8 +88,8 @@ def source_chunks(source: Source, size: int, overlap: int) -> SourceChunks:
 
 
 class StructureExplorer(Explorer):
-    """Interactive lesson-4 explorer; ``StructureExplorer().chunk_slider.value = 11`` shows the
-    table row "production | 4 | SRE"."""
+    """Interactive lesson-4 explorer; ``StructureExplorer().chunk_slider.value = 11`` redraws it.
+    """
 
     name = "structure explorer"
     figsize = (7.5, 2.4)
@@ -109,11 +102,6 @@ class StructureExplorer(Explorer):
         super().__init__(sources=sources, source_id=source_id, size=size, overlap=overlap)
         self.whole_box.observe(lambda _change: self.show(self.computed, self.current),
                                names="value")
-        ax = self.figure.axes[0]
-        for n in sorted({len(s.text) for s in self.sources.values()})[:self.layers.max_frames]:
-            # every source's frame now, kept: no source switch waits for one (the picture shown
-            # is not touched; the next redraw draws its data again)
-            self.layers.draw(n, lambda n=n: self.draw_frame(ax, n), list)
 
     @classmethod
     def check(cls, sources=None, source_id="deployment-guide", size=DEFAULT_SIZE,
@@ -163,34 +151,32 @@ class StructureExplorer(Explorer):
     def count(self, value: SourceChunks) -> int:
         return len(value.chunks)
 
-    def frame_key(self, value: SourceChunks):
-        return len(value.source.text)
-
-    def draw_frame(self, ax, value: SourceChunks | int) -> None:
-        """x axis over the source (``value`` or its length), lane names, grid, title; the
-        labels are made once per axes, later frames only move the x range (making tick
-        objects is most of a frame's cost)."""
+    def draw_frame(self, ax, value: SourceChunks) -> None:
         from matplotlib.ticker import MaxNLocator
 
-        if ax.get_title(loc="left") != TITLE:
-            ax.set_ylim(-0.6, 2.6)
-            ax.set_yticks([0, 1, 2], ["fixed windows", "structure-aware", "headings"])
-            ax.set_xlabel("position in the source (characters)")
-            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-            ax.grid(axis="x", alpha=0.3)
-            ax.set_title(TITLE, fontsize=8, loc="left")
-        ax.set_xlim(0, max(value if isinstance(value, int) else len(value.source.text), 1))
+        ax.set_ylim(-0.6, 2.6)
+        ax.set_yticks([0, 1, 2], ["fixed windows", "structure-aware", "headings"])
+        ax.set_xlabel("position in the source (characters)")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.grid(axis="x", alpha=0.3)
+        ax.set_title(TITLE, fontsize=8, loc="left")
+
+    def underlays(self, ax):
+        return ax.xaxis, ax.yaxis  # the x range follows the source: kept per length
+
+    def under_key(self, value: SourceChunks):
+        return len(value.source.text)
 
     def draw_data(self, ax, value: SourceChunks, current):
-        """Three lanes, each one patch per style however many chunks, its repeated parts
-        hatched over it; the current chunk outlined. Headings, two styles per chunk lane, the
-        repeated parts of both, the outline:
+        """Three lanes, one patch per style, repeated parts hatched over them, the current
+        chunk outlined (headings, two styles per chunk lane, two repeats, the outline):
 
         ``len(s.draw_data(s.figure.axes[0], s.computed, 0))`` -> 8
         """
         def lane(spans, y, **style):
             return bars_patch(ax, [(s, e - s, y - 0.35, 0.7) for s, e in spans], **style)
 
+        ax.set_xlim(0, max(len(value.source.text), 1))
         added = [lane(value.headings, 2, facecolor=HEADING_COLOUR, edgecolor="white",
                       linewidth=0.3)] if value.headings else []
         for y, spans in ((1, value.chunk_spans), (0, value.window_spans)):
@@ -208,7 +194,7 @@ class StructureExplorer(Explorer):
         return added
 
     def overlays(self, ax) -> tuple:
-        return tuple(ax.spines.values())  # the lane names never change: they are the frame's
+        return tuple(ax.spines.values())  # the lane names are drawn with the x axis
 
     def step_text(self, value: SourceChunks, current: int) -> str:
         c = value.chunks[current]

@@ -1,12 +1,7 @@
-"""The lesson-1 units explorer: a unit kind and a chunk size C, fixed windows over real text.
-
-The passage is cut into K = ceil(N / C) windows of characters, word-like units, cl100k tokens
-or MiniLM word pieces. One setting gives one ``UnitChunks``, computed once: the chunks as unit
-and character spans, the boundaries that cut a sentence, what all-MiniLM-L6-v2 reads. Three
-views show the same chunks in the same two alternating styles: a plot (one row per chunk, up
-to 60, then 60 evenly spaced and the current one), the current chunk's text between its
-neighbours' edges, and the whole passage; ``¦``/``✂`` mark where a chunk begins (inside a
-sentence) and ``⊘`` where the model stops reading, so they read without colour.
+"""The lesson-1 units explorer: a unit kind and a chunk size C, K = ceil(N / C) fixed windows
+over real text, shown three ways in the same alternating styles: a plot, the current chunk's
+text, the whole passage (``¦``/``✂``: a chunk begins, inside a sentence; ``⊘``: the model
+stops reading).
 
 Leaves out: overlap (lesson 3) and boundary-aware splitting (lesson 2); sentences come from
 ``chunklib.sentences.split_sentences`` (no abbreviation list).
@@ -36,7 +31,6 @@ CHUNK_STYLES = [(PALETTE[7], "///"), (PALETTE[8], "\\\\\\")]  # chunk k: light b
 CUT_COLOUR, UNREAD_COLOUR = PALETTE[5], PALETTE[9]  # dark orange ×, light grey dotted tail
 LABEL_LIMIT = 12  # each chunk's length is written beside its bar up to this many chunks
 MAX_ROWS = 60     # rows drawn at most (about 4 pixels each)
-MARGINS = {"left": 0.085, "right": 0.97, "bottom": 0.13, "top": 0.86}  # labels, legend fit
 MINILM_TEXT_PIECES = MINILM_MAX_SEQ_LENGTH - MINILM_SPECIAL_TOKENS
 STRIPES = "repeating-linear-gradient(135deg,#CFCFCF 0 3px,#FFFFFF 3px 6px)"
 
@@ -68,8 +62,7 @@ def _piece(text: str, start: int, end: int, read_end: int | None, style: str) ->
 def text_view_html(text: str, char_windows: list[tuple[int, int]], current: int | None,
                    cut: set[int], read_ends: list[int] | None = None) -> str:
     """The text, chunks on alternating backgrounds, the current one bold and underlined, the
-    marks between them. Without marks and tags this is ``text`` exactly (a character split
-    between two chunks' tokens is shown once, in the first).
+    marks between them; without marks and tags, ``text`` exactly.
 
     ``text_view_html("a b", [(0, 1), (2, 3)], 0, set())``
     -> "<div ...>...'chunk 1 (current)'...>a</span>...>¦2</span>...>b</span></span></div>"
@@ -116,8 +109,7 @@ def chunk_view_html(text: str, char_windows: list[tuple[int, int]], k: int, cut:
 
 def cut_boundaries(char_windows: list[tuple[int, int]],
                    sentence_spans: list[tuple[int, int]]) -> set[int]:
-    """The chunks ``k >= 1`` whose boundary with chunk ``k - 1`` is inside a sentence that no
-    chunk holds whole.
+    """The chunks ``k >= 1`` whose boundary with chunk ``k - 1`` cuts a sentence:
 
     ``cut_boundaries([(0, 5), (5, 9), (9, 14)], [(0, 7), (9, 14)])`` -> {1}
     """
@@ -145,7 +137,7 @@ class UnitsExplorer(Explorer):
 
     name = "units explorer"
     figsize = (7.5, 3.8)
-    margins = MARGINS
+    margins = {"left": 0.085, "right": 0.97, "bottom": 0.13, "top": 0.86}  # labels, legend fit
     empty = "the text has no units."
 
     def __init__(self, text: str | None = None, kind: str = "words", size: int = 160):
@@ -199,7 +191,6 @@ class UnitsExplorer(Explorer):
         from matplotlib.patches import Patch
         from matplotlib.ticker import MaxNLocator
 
-        ax.clear()
         ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=6))
         ax.grid(axis="x", alpha=0.3)
         self.xlabel = axis_labels(ax, "", "chunk")[0]  # its text names the unit: data
