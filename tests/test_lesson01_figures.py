@@ -254,7 +254,8 @@ QUIZ_CLAIMS = [
     ("Three windows end at 900 and miss the last 100 units; the fourth, (900, 1000), holds them",
      fixed_windows(1000, 300)[-1] == (900, 1000)),
     ("[CLS] and [SEP] take two of its 256 positions", MINILM_SPECIAL_TOKENS == 2),
-    ("a full chunk holds 258 to 261 word pieces. That is the trouble, as only 254 fit",
+    ("a full chunk of 256 tokens holds 258 to 261 word pieces. That is the trouble, as only "
+     "254 fit",
      [p for p, _ in minilm_reads(PASSAGE, windows("cl100k_tokens", 256))][:-1]
      == [259, 258, 261, 259] and PIECES_READ == 254),
     ("the last, shorter one is the only one that fits",

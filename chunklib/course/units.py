@@ -369,10 +369,11 @@ QUIZ = [
                   "ends has nothing to do with how many word pieces it holds."),
             "D": ("No, but only one chunk overflows: a word piece and a cl100k token are about "
                   "the same size.",
-                  "On the passage they are about the same size: a full chunk holds "
-                  "{q6_pieces_min} to {q6_pieces_max} word pieces. That is the trouble, as only "
-                  "{pieces_read} fit beside [CLS] and [SEP]: {q6_over} of the {q6_k} chunks "
-                  "overflow, and the last, shorter one is the only one that fits."),
+                  "On the passage they are about the same size: a full chunk of "
+                  "{max_seq_length} tokens holds {q6_pieces_min} to {q6_pieces_max} word "
+                  "pieces. That is the trouble, as only {pieces_read} fit beside [CLS] and "
+                  "[SEP]: {q6_over} of the {q6_k} chunks overflow, and the last, shorter one is "
+                  "the only one that fits."),
         },
         "B",
     ),
