@@ -223,7 +223,7 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
     ("the first 254 word pieces only, characters 0 to 1184",
      truncated_at(PASSAGE[:1500]) == 1184),
     ("`len(word)` is 5 and `word[3]` is `'e'`", len(FACE) == 5 and FACE[3] == "e"),
-    ("**Question 4.** A chunker promises 'at most 10 characters'",
+    ("**Question 4.** A chunker cuts fixed windows of at most 10 characters",
      len(fixed_windows(len(TECHNOLOGIST * 4), 10)) == 2),
     ("set to 256, the same number as all-MiniLM-L6-v2's limit",
      overflowing("cl100k_tokens", 256) == 4),
@@ -254,6 +254,10 @@ QUIZ_CLAIMS = [
     ("Three windows end at 900 and miss the last 100 units; the fourth, (900, 1000), holds them",
      fixed_windows(1000, 300)[-1] == (900, 1000)),
     ("[CLS] and [SEP] take two of its 256 positions", MINILM_SPECIAL_TOKENS == 2),
+    ("a full chunk of 256 tokens holds 258 to 261 word pieces. That is the trouble, as only "
+     "254 fit",
+     [p for p, _ in minilm_reads(PASSAGE, windows("cl100k_tokens", 256))][:-1]
+     == [259, 258, 261, 259] and PIECES_READ == 254),
     ("the last, shorter one is the only one that fits",
      [p <= PIECES_READ for p, _ in minilm_reads(PASSAGE, windows("cl100k_tokens", 256))]
      == [False] * 4 + [True]),

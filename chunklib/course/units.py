@@ -201,6 +201,8 @@ def _quiz_figures(fig: dict[str, object]) -> dict[str, object]:
     first, second = fixed_windows(len(QUIZ_EMOJI), QUIZ_EMOJI_LIMIT)
     n, size = QUIZ_LAST
     windows = fixed_windows(n, size)
+    # the word pieces of the full chunks of MINILM_MAX_SEQ_LENGTH cl100k tokens (question 6)
+    q6_full = [p for p, _ in _reads("cl100k_tokens", MINILM_MAX_SEQ_LENGTH)[:-1]]
     return {
         "chunk_start": start, "chars_lost": end - fig["stops_at"],
         "cafe_len": len(QUIZ_CAFE), "cafe_e": QUIZ_CAFE.index("e"),
@@ -213,6 +215,7 @@ def _quiz_figures(fig: dict[str, object]) -> dict[str, object]:
         "q5_empty": 0, "q5_full_end": windows[-2][1], "q5_window": windows[-1],
         "q6_over": _overflowing("cl100k_tokens", MINILM_MAX_SEQ_LENGTH),
         "q6_k": len(_windows("cl100k_tokens", MINILM_MAX_SEQ_LENGTH)),
+        "q6_pieces_min": min(q6_full), "q6_pieces_max": max(q6_full),
     }
 
 
@@ -300,14 +303,15 @@ QUIZ = [
                   "Only when the text holds it that way: a precomposed é (U+00E9) is one code "
                   "point, and len('café') is then {cafe_nfc_len}."),
             "D": ("The form added an invisible character to the end of the word.",
-                  "A character at the end would leave word[{cafe_e}] an é; here the e has lost "
-                  "its accent to the next position."),
+                  "A character at the end would leave word[{cafe_e}] an é; here the e stands "
+                  "alone, and its accent follows it as a character of its own."),
         },
         "A",
     ),
     Question(
-        "A chunker promises 'at most {emoji_limit} characters' and counts with Python's `len`. The "
-        "text is four 👩‍💻 emoji (woman technologist) in a row. What does it make of them?",
+        "A chunker cuts fixed windows of at most {emoji_limit} characters, counted with Python's "
+        "`len`. The text is four 👩‍💻 emoji (woman technologist) in a row. What does it make of "
+        "them?",
         {
             "A": ("One chunk: four visible characters fit in {emoji_limit}.",
                   "Python sees {emoji_len} code points: each 👩‍💻 is 👩, an invisible zero-width "
@@ -365,9 +369,11 @@ QUIZ = [
                   "ends has nothing to do with how many word pieces it holds."),
             "D": ("No, but only one chunk overflows: a word piece and a cl100k token are about "
                   "the same size.",
-                  "Word pieces are usually shorter than cl100k tokens, so the same chunk holds "
-                  "more of them: {q6_over} of the {q6_k} chunks overflow, and the last, shorter "
-                  "one is the only one that fits."),
+                  "On the passage they are about the same size: a full chunk of "
+                  "{max_seq_length} tokens holds {q6_pieces_min} to {q6_pieces_max} word "
+                  "pieces. That is the trouble, as only {pieces_read} fit beside [CLS] and "
+                  "[SEP]: {q6_over} of the {q6_k} chunks overflow, and the last, shorter one is "
+                  "the only one that fits."),
         },
         "B",
     ),
