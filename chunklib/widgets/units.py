@@ -28,7 +28,6 @@ from chunklib.widgets.explorer import PALETTE, Explorer, int_slider
 from chunklib.widgets.rows import axis_labels, row_axis, rows_patch, sampled_rows_row, shown_rows
 
 CHUNK_STYLES = [(PALETTE[7], "///"), (PALETTE[8], "\\\\\\")]  # chunk k: light blue, orange
-ALTERNATE_LABELS = ("chunks 1, 3, 5, …", "chunks 2, 4, 6, …")
 CUT_COLOUR, UNREAD_COLOUR = PALETTE[5], PALETTE[9]  # dark orange ×, light grey dotted tail
 LABEL_LIMIT = 12  # each chunk's length is written beside its bar up to this many chunks
 MAX_ROWS = 60     # rows drawn at most (about 4 pixels each)
@@ -196,8 +195,8 @@ class UnitsExplorer(Explorer):
         ax.grid(axis="x", alpha=0.3)
         self.xlabel = axis_labels(ax, "", "chunk")[0]  # its text names the unit: data
         ax.legend(handles=[
-            *(Patch(facecolor=colour, hatch=hatch, edgecolor="black", label=label)
-              for (colour, hatch), label in zip(CHUNK_STYLES, ALTERNATE_LABELS)),
+            *(Patch(facecolor=face, hatch=hatch, edgecolor="black", label=f"chunks {k}, {k + 2}, …")
+              for k, (face, hatch) in zip((1, 2), CHUNK_STYLES)),
             Patch(facecolor=UNREAD_COLOUR, hatch="...", edgecolor="black",
                   label="not read by all-MiniLM-L6-v2"),
             Patch(facecolor="none", edgecolor="black", linewidth=2, label="current chunk"),
