@@ -172,6 +172,8 @@ def test_figures_are_the_numbers_the_tests_recompute():
     assert F["structure_repeated"] == repeated(S_SPANS) and F["window_repeated"] == repeated(
         W_SPANS)
     assert F["row_text"] == STRUCT[F["row_number"] - 1].text
+    assert F["row_ordinal"] == F["row_number"] - 1 and any(  # the record the code cell prints
+        f"describe(chunks[{F['row_ordinal']}])" in c.source for c in NB.cells)
     assert F["spans"] == ", ".join(map(str, cs.SPANS))
     assert (F["source_length"], F["gap_start"], F["gap_end"]) == (
         cs.SOURCE_LENGTH, cs.SPANS[1][1], cs.SPANS[2][0])
