@@ -166,7 +166,8 @@ def figures() -> dict[str, object]:
         "fixture_structure_duplication": fixture_duplication(sources, structure_chunks),
         "fixture_window_duplication": fixture_duplication(sources, window_chunks),
         "context_lines_word": _WORDS[row.retrieval_text.count("\n") - row.text.count("\n")],
-        "row_number": row.ordinal + 1, "row_chars": len(row.text), "row_text": row.text,
+        "row_number": row.ordinal + 1, "row_ordinal": row.ordinal,
+        "row_chars": len(row.text), "row_text": row.text,
         "row_replicas": row.text.split(" | ")[1],
         "split_numbers": tuple(c.ordinal + 1 for c in split),
         "split_shared": split[0].end - split[1].start,
@@ -178,6 +179,12 @@ def figures() -> dict[str, object]:
         "window_duplication_small": duplication(
             window_chunks(guide, SMALL_SIZE, DEFAULT_OVERLAP), n),
         "naive_percent": round(100 * DEFAULT_OVERLAP / DEFAULT_SIZE),
+        "naive_ratio": DEFAULT_OVERLAP / DEFAULT_SIZE,
+        "structure_stored_share": (total_length(chunk_spans) - union_length(chunk_spans))
+        / total_length(chunk_spans),
+        "window_stored_share": (total_length(window_spans) - union_length(window_spans))
+        / total_length(window_spans),
+        "window_total_chars": total_length(window_spans),
         "structure_repeated": total_length(chunk_spans) - union_length(chunk_spans),
         "structure_total_chars": total_length(chunk_spans),
         "structure_skipped_chars": n - total_length(chunk_spans),
@@ -269,19 +276,21 @@ QUIZ = [
                   "windows repeat {overlap} characters at each of their {window_joins} joins: "
                   "{window_repeated}, more than {naive_percent} % because each window brings only "
                   "{size} − {overlap} = {window_new_chars} new characters."),
-            "B": ("About {naive_percent} % for both, just as overlap / size estimates.",
+            "B": ("{naive_ratio:.4f} for both, just as overlap / size estimates.",
                   "The estimate overlap / size assumes that every chunk boundary repeats O "
                   "characters. The structure-aware strategy repeats text only inside an element "
-                  "it had to hard-split."),
-            "C": ("{no_duplication} for the structure-aware chunks, since sections never overlap, "
-                  "and {naive_percent} % for the windows.",
+                  "it had to hard-split, and each window brings only {window_new_chars} new "
+                  "characters, so the windows repeat more than {naive_percent} %."),
+            "C": ("{no_duplication:.4f} for the structure-aware chunks, since sections never "
+                  "overlap, and {naive_ratio:.4f} for the windows.",
                   "Sections do not overlap, but an element longer than the budget is cut into "
                   "overlapping pieces, and the guide has one."),
-            "D": ("Under {naive_percent} % for the fixed windows, because their last window is "
-                  "shorter than the rest.",
-                  "A short last window lowers the total a little, but every window adds only "
-                  "{window_new_chars} new characters, so the repeated share is close to {overlap} "
-                  "/ {window_new_chars}, above {naive_percent} %."),
+            "D": ("{structure_stored_share:.4f} for the structure-aware chunks and "
+                  "{window_stored_share:.4f} for the fixed windows.",
+                  "These divide the repeated characters by all the characters each strategy "
+                  "stores ({structure_total_chars:,} and {window_total_chars:,}). The "
+                  "duplication ratio divides them by the length of the source, the guide's "
+                  "{guide_chars:,} characters."),
         },
         "A",
     ),
