@@ -38,7 +38,7 @@ def test_initial_state(explorer):
     assert rows(explorer)["fixed windows"] == (
         "24 chunks, duplication ratio 0.1093 (2300 characters stored twice)")
     assert rows(explorer)["windows that mix ACLs"].startswith("6 ")
-    assert rows(explorer)["windows cut at ACL changes"] == "27 windows, each with one ACL"
+    assert rows(explorer)["windows cut at ACL changes"] == "27 windows, none mixing ACLs"
     assert "Chunk 1 of 44" in explorer.step_label.value
     assert explorer.image.tooltip.startswith("Plot of 44 structure-aware chunks and 24 fixed")
 

@@ -210,7 +210,7 @@ class StructureExplorer(Explorer):
                                 "twice)"))
         rows += [("windows that mix ACLs",
                   f"{value.mixed} (a reader needs a group of every section's ACL)"),
-                 ("windows cut at ACL changes", f"{value.acl_cut} windows, each with one ACL")]
+                 ("windows cut at ACL changes", f"{value.acl_cut} windows, none mixing ACLs")]
         if current is not None:
             c = value.chunks[current]
             rows += [("current chunk", f"{current + 1} of {len(value.chunks)}: characters "
