@@ -124,8 +124,8 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
      "vector, because no retrieval text changed",
      len(ACL["reindex"]) == 6 and ACL["reindex"] == RENAME["reembed"] and ACL_VECTORS == 0
      and ("embedded", "0 of 59 chunks (embedder calls)") in ACL_ROWS),
-    ("Its *embedded* line counts the chunks the\nbuild asked the embedder for a vector, one for "
-     "each retrieval text the index had no vector for", RENAME_ROWS_EMBEDDED),
+    ("Its *embedded* line counts the chunks for\nwhich the build asked the embedder for a vector: "
+     "one for each retrieval text the index had no\nvector for", RENAME_ROWS_EMBEDDED),
     ("every text an edit can make went through the model when\nthe course was built, and those "
      "vectors ship with the course, so the model itself does not run\nhere", edit_vectors_ship()),
     ("(1 new, 1 gone)", len(INSERT["add"]) == 1 and len(INSERT["tombstone"]) == 1
@@ -151,7 +151,7 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
          REMOVED["tombstone"] + [c.chunk_id for c in ALL if c.acl is None])
      and len(FIRST.refused) == 1
      and ("refused, ACL missing", str(4 + len(FIRST.refused))) in REMOVED_ROWS),
-    ("a new paragraph that repeats, word for word, one further down the source shifts\n   that "
+    ("a new paragraph that repeats, word for word, one further down the\n   source shifts that "
      "one's occurrence count, and with it that one's id", repeated_paragraph_moves_a_later_id()),
     ("Both\ngenerations use the same `index_revision`",
      cl.CHECKS["n_new_entries"].expected() == 4),

@@ -277,8 +277,8 @@ _TOMB = "Which ids of the old table are missing from the new one? A sorted list 
 
 CHECKS = {
     "predict_kept": Check(lambda: renamed_section_ids()[1],
-                          "Which inputs of the chunk id does a heading rename touch? The "
-                          "heading reaches only the retrieval text."),
+                          "Go through the seven fields of the chunk id in rule 1: which of "
+                          "them does renaming the heading above a chunk change?"),
     "rel_span": Check(lambda: split_windows()[1][2:], _REL),
     "ordinal_moved": Check(lambda: ordinal_ids_moved(*PART1_ORDINAL)[0], _MOVED),
     "content_moved": Check(lambda: ordinal_ids_moved(*PART1_ORDINAL)[1], _CONTENT),
@@ -358,19 +358,19 @@ QUIZ = [
         "A",
     ),
     Question(
-        "To rebuild an index after a strategy change, a script deletes the old index, then "
-        "re-chunks and re-embeds everything into a new one for three hours. What do readers "
-        "get meanwhile?",
+        "To rebuild an index after a strategy change, a script deletes every chunk from the "
+        "live index, then re-chunks and re-embeds everything into it for three hours. What do "
+        "readers get meanwhile?",
         {
-            "A": ("The old index's results until the script finishes.",
-                  "The old index was deleted first: there are no old results to give."),
+            "A": ("The old chunks' results until the script finishes.",
+                  "The old chunks were deleted first: there are no old results to give."),
             "B": ("Slower answers while it works, but complete ones.",
                   "Nothing holds the content that is not re-embedded yet."),
             "C": ("An index that is empty, then partial, and no error at all.",
                   "Answers miss content without any error, and a crash half way leaves the "
                   "index that way. Build the new generation in the shadow, check it, switch the "
                   "published pointer in one step, and keep the old one for a rollback."),
-            "D": ("An error for every query until the new index is ready.",
+            "D": ("An error for every query until the rebuild is done.",
                   "A missing document gives no error; the search just finds less."),
         },
         "C",
