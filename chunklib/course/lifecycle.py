@@ -105,9 +105,14 @@ def _notebook_replay() -> dict[str, object]:
     published = index.published()
     index.rollback()
     deleted = update(index, [], embedder, deleted=["deploy-faq"])
+    stored = len(index.chunks(first.generation))
+    holding = [g for g in index.generations()
+               if any(c.source_id == "deploy-faq" for c in index.chunks(g))]
+    purged = index.purge("deploy-faq")
     return {"first": first, "scored": len(seen), "renamed": renamed, "failed": failed,
             "published": published, "faq_entries": len(deleted.plan["tombstone"]),
-            "stored": len(index.chunks(first.generation)), "first_calls": first_calls,
+            "purged": purged, "purge_generations": holding,
+            "stored": stored, "first_calls": first_calls,
             "first_computed": first_computed}
 
 
@@ -160,8 +165,15 @@ def figures() -> dict[str, object]:
         "renamed_kept": len(renamed.plan["keep"]), "renamed_calls": renamed.embedded,
         "fail_call": _ORDINALS[FAIL_CALL - 1], "failed_generation": replay["failed"],
         "still_published": replay["published"], "faq_entries": replay["faq_entries"],
+        "purged": replay["purged"], "purge_generations": _listed(replay["purge_generations"]),
         **_part_intros(),
     }
+
+
+def _listed(items: list) -> str:
+    """Items in words: ``_listed([1, 2, 3])`` -> '1, 2 and 3'."""
+    words = [str(i) for i in items]
+    return " and ".join([", ".join(words[:-1]), words[-1]]) if len(words) > 1 else "".join(words)
 
 
 def _part_intros() -> dict[str, object]:
@@ -370,7 +382,7 @@ QUIZ = [
                   "Answers miss content without any error, and a crash half way leaves the "
                   "index that way. Build the new generation in the shadow, check it, switch the "
                   "published pointer in one step, and keep the old one for a rollback."),
-            "D": ("An error for every query until the rebuild is done.",
+            "D": ("An error for every query until the rebuild has finished.",
                   "A missing document gives no error; the search just finds less."),
         },
         "C",
