@@ -171,7 +171,7 @@ def figures() -> dict[str, object]:
 
 
 def _listed(items: list) -> str:
-    """Items in words: ``_listed([1, 2, 3])`` -> '1, 2 and 3'."""
+    """Items in words. ``_listed([1, 2, 3])`` -> '1, 2 and 3'"""
     words = [str(i) for i in items]
     return " and ".join([", ".join(words[:-1]), words[-1]]) if len(words) > 1 else "".join(words)
 
