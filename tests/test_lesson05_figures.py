@@ -102,6 +102,27 @@ def repeated_paragraph_moves_a_later_id():
         insert_paragraph(GUIDE, ("Deployment Guide", "Overview"), last.text))}
     moved = {c.heading_path for c in old if c.chunk_id not in new}
     return moved == {("Deployment Guide", "Overview"), last.heading_path}
+def purged_rows():
+    """The notebook's index cells up to the purge: chunk rows removed, FAQ rows per generation."""
+    index, embedder = ChunkIndex(), MiniLMEmbedder()
+    update(index, load_sources(), embedder)
+    update(index, [rename_heading(GUIDE, MATRIX, "Environments and replicas")], embedder)
+
+    def down(call):
+        if call == 3:
+            raise RuntimeError("down")
+
+    with pytest.raises(RuntimeError):
+        update(index, [rename_heading(GUIDE, MATRIX[:1], "Harbor Deployment Guide")],
+               MiniLMEmbedder(hook=down), batch=8)
+    index.rollback()
+    update(index, [], embedder, deleted=["deploy-faq"])
+    per_generation = [sum(c.source_id == "deploy-faq" for c in index.chunks(g))
+                      for g in (1, 2, 3, 4)]
+    return index.purge("deploy-faq"), per_generation
+
+
+PURGED = purged_rows()
 SECTION, KEPT = cl.renamed_section_ids()
 SPLIT = cl.split_windows()
 
@@ -124,8 +145,8 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
      "vector, because no retrieval text changed",
      len(ACL["reindex"]) == 6 and ACL["reindex"] == RENAME["reembed"] and ACL_VECTORS == 0
      and ("embedded", "0 of 59 chunks (embedder calls)") in ACL_ROWS),
-    ("Its *embedded* line counts the chunks the\nbuild asked the embedder for a vector, one for "
-     "each retrieval text the index had no vector for", RENAME_ROWS_EMBEDDED),
+    ("Its *embedded* line counts the chunks for\nwhich the build asked the embedder for a vector: "
+     "one for each retrieval text the index had no\nvector for", RENAME_ROWS_EMBEDDED),
     ("every text an edit can make went through the model when\nthe course was built, and those "
      "vectors ship with the course, so the model itself does not run\nhere", edit_vectors_ship()),
     ("(1 new, 1 gone)", len(INSERT["add"]) == 1 and len(INSERT["tombstone"]) == 1
@@ -151,7 +172,7 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
          REMOVED["tombstone"] + [c.chunk_id for c in ALL if c.acl is None])
      and len(FIRST.refused) == 1
      and ("refused, ACL missing", str(4 + len(FIRST.refused))) in REMOVED_ROWS),
-    ("a new paragraph that repeats, word for word, one further down the source shifts\n   that "
+    ("a new paragraph that repeats, word for word, one further down the\n   source shifts that "
      "one's occurrence count, and with it that one's id", repeated_paragraph_moves_a_later_id()),
     ("Both\ngenerations use the same `index_revision`",
      cl.CHECKS["n_new_entries"].expected() == 4),
@@ -173,6 +194,7 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
     ("a text whose vector\nis there is never embedded again",  # three builds, one row per call
      VECTORS == FIRST.embedded + RENAMED.embedded and DELETED.embedded == 0),
     ("a tombstone for\neach of its 7 entries", len(DELETED.plan["tombstone"]) == 7),
+    ("(21 chunk rows: 7 in each of generations 1, 2 and 3)", PURGED == (21, [7, 7, 7, 0])),
     ("longer than the 1000-character budget", DEFAULT_SIZE == 1000),
     ("overlap by 100 characters", DEFAULT_OVERLAP == 100
      and SPLIT[0][1] - SPLIT[1][0] == 100 and len(SPLIT) == 2),

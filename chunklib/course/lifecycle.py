@@ -105,9 +105,14 @@ def _notebook_replay() -> dict[str, object]:
     published = index.published()
     index.rollback()
     deleted = update(index, [], embedder, deleted=["deploy-faq"])
+    stored = len(index.chunks(first.generation))
+    holding = [g for g in index.generations()
+               if any(c.source_id == "deploy-faq" for c in index.chunks(g))]
+    purged = index.purge("deploy-faq")
     return {"first": first, "scored": len(seen), "renamed": renamed, "failed": failed,
             "published": published, "faq_entries": len(deleted.plan["tombstone"]),
-            "stored": len(index.chunks(first.generation)), "first_calls": first_calls,
+            "purged": purged, "purge_generations": holding,
+            "stored": stored, "first_calls": first_calls,
             "first_computed": first_computed}
 
 
@@ -160,8 +165,15 @@ def figures() -> dict[str, object]:
         "renamed_kept": len(renamed.plan["keep"]), "renamed_calls": renamed.embedded,
         "fail_call": _ORDINALS[FAIL_CALL - 1], "failed_generation": replay["failed"],
         "still_published": replay["published"], "faq_entries": replay["faq_entries"],
+        "purged": replay["purged"], "purge_generations": _listed(replay["purge_generations"]),
         **_part_intros(),
     }
+
+
+def _listed(items: list) -> str:
+    """Items in words. ``_listed([1, 2, 3])`` -> '1, 2 and 3'"""
+    words = [str(i) for i in items]
+    return " and ".join([", ".join(words[:-1]), words[-1]]) if len(words) > 1 else "".join(words)
 
 
 def _part_intros() -> dict[str, object]:
@@ -277,8 +289,8 @@ _TOMB = "Which ids of the old table are missing from the new one? A sorted list 
 
 CHECKS = {
     "predict_kept": Check(lambda: renamed_section_ids()[1],
-                          "Which inputs of the chunk id does a heading rename touch? The "
-                          "heading reaches only the retrieval text."),
+                          "Go through the seven fields of the chunk id in rule 1: which of "
+                          "them does renaming the heading above a chunk change?"),
     "rel_span": Check(lambda: split_windows()[1][2:], _REL),
     "ordinal_moved": Check(lambda: ordinal_ids_moved(*PART1_ORDINAL)[0], _MOVED),
     "content_moved": Check(lambda: ordinal_ids_moved(*PART1_ORDINAL)[1], _CONTENT),
@@ -358,19 +370,19 @@ QUIZ = [
         "A",
     ),
     Question(
-        "To rebuild an index after a strategy change, a script deletes the old index, then "
-        "re-chunks and re-embeds everything into a new one for three hours. What do readers "
-        "get meanwhile?",
+        "To rebuild an index after a strategy change, a script deletes every chunk from the "
+        "live index, then re-chunks and re-embeds everything into it for three hours. What do "
+        "readers get meanwhile?",
         {
-            "A": ("The old index's results until the script finishes.",
-                  "The old index was deleted first: there are no old results to give."),
+            "A": ("The old chunks' results until the script finishes.",
+                  "The old chunks were deleted first: there are no old results to give."),
             "B": ("Slower answers while it works, but complete ones.",
                   "Nothing holds the content that is not re-embedded yet."),
             "C": ("An index that is empty, then partial, and no error at all.",
                   "Answers miss content without any error, and a crash half way leaves the "
                   "index that way. Build the new generation in the shadow, check it, switch the "
                   "published pointer in one step, and keep the old one for a rollback."),
-            "D": ("An error for every query until the new index is ready.",
+            "D": ("An error for every query until the rebuild has finished.",
                   "A missing document gives no error; the search just finds less."),
         },
         "C",
