@@ -168,29 +168,29 @@ class StructureExplorer(Explorer):
         return len(value.source.text)
 
     def draw_data(self, ax, value: SourceChunks, current):
-        """Three lanes, one patch per style, repeated parts hatched over them, the current
-        chunk outlined (headings, two styles per chunk lane, two repeats, the outline):
+        """Three lanes, one patch per style, the current chunk outlined, repeated parts hatched
+        on top, 4 pixels wide at least (headings, two styles per lane, the outline, two repeats):
 
         ``len(s.draw_data(s.figure.axes[0], s.computed, 0))`` -> 8
         """
         def lane(spans, y, **style):
             return bars_patch(ax, [(s, e - s, y - 0.35, 0.7) for s, e in spans], **style)
 
-        ax.set_xlim(0, max(len(value.source.text), 1))
+        ax.set_xlim(0, n := max(len(value.source.text), 1))
         added = [lane(value.headings, 2, facecolor=HEADING_COLOUR, edgecolor="white",
                       linewidth=0.3)] if value.headings else []
         for y, spans in ((1, value.chunk_spans), (0, value.window_spans)):
             added += [lane(spans[k::2], y, facecolor=CHUNK_COLOURS[k], edgecolor="white",
                            hatch=CHUNK_HATCHES[k] or None, linewidth=0.3)
                       for k in (0, 1) if spans[k::2]]
-        for y, spans in enumerate((value.window_spans, value.chunk_spans, value.headings)):
-            if shared := repeated(spans):
-                added.append(lane(shared, y, facecolor=REPEAT_COLOUR, hatch="///",
-                                  edgecolor="black", linewidth=0.4))
         if current is not None:
             s, e = value.chunk_spans[current]
             added.append(bars_patch(ax, [(s, max(e - s, 1), 0.55, 0.9)], facecolor="none",
                                     edgecolor="black", linewidth=2.2))
+        for y, spans in enumerate((value.window_spans, value.chunk_spans, value.headings)):
+            if shared := [(s, max(e, s + n / 120)) for s, e in repeated(spans)]:  # visible
+                added.append(lane(shared, y, facecolor=REPEAT_COLOUR, hatch="///",
+                                  edgecolor="black", linewidth=0.4))
         return added
 
     def overlays(self, ax) -> tuple:
