@@ -188,7 +188,7 @@ class StructureExplorer(Explorer):
             added.append(bars_patch(ax, [(s, max(e - s, 1), 0.55, 0.9)], facecolor="none",
                                     edgecolor="black", linewidth=2.2))
         for y, spans in enumerate((value.window_spans, value.chunk_spans, value.headings)):
-            if shared := [(s, max(e, s + n / 120)) for s, e in repeated(spans)]:  # visible
+            if shared := [(s, max(e, s + n / 115)) for s, e in repeated(spans)]:  # visible
                 added.append(lane(shared, y, facecolor=REPEAT_COLOUR, hatch="///",
                                   edgecolor="black", linewidth=0.4))
         return added
