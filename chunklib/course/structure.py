@@ -266,8 +266,8 @@ QUIZ = [
     ),
     Question(
         "Both strategies chunk the Deployment Guide with a budget of {size} characters and an "
-        "overlap of {overlap}. A colleague estimates the duplication of each as overlap / size, "
-        "{naive_percent} %. What does chunklib measure?",
+        "overlap of {overlap}. A colleague estimates the duplication ratio of each as overlap / "
+        "size, {naive_percent} %. What does chunklib measure?",
         {
             "A": ("{structure_duplication:.4f} for the structure-aware chunks and "
                   "{window_duplication:.4f} for the fixed windows.",
