@@ -39,7 +39,7 @@ EXCERPT = 500  # characters of the source shown on both sides of the current chu
 CHUNK_COLOURS = (PALETTE[0], PALETTE[7])  # neighbouring chunks alternate dark / light blue
 CHUNK_HATCHES = ("", "..")               # ... and plain / dotted, to read without colour
 REPEAT_COLOUR, HEADING_COLOUR = PALETTE[1], PALETTE[3]
-TITLE = "repeated characters: orange, hatched ///; current chunk: black outline"
+TITLE = "repeated characters: orange, hatched ///, marked ▼; current chunk: black outline"
 
 
 def acl_text(acl, acl_parts) -> str:
@@ -88,8 +88,7 @@ def source_chunks(source: Source, size: int, overlap: int) -> SourceChunks:
 
 
 class StructureExplorer(Explorer):
-    """Interactive lesson-4 explorer; ``StructureExplorer().chunk_slider.value = 11`` redraws it.
-    """
+    """Interactive lesson-4 explorer; ``StructureExplorer().chunk_slider.value = 11`` redraws."""
 
     name = "structure explorer"
     figsize = (7.5, 2.4)
@@ -168,15 +167,14 @@ class StructureExplorer(Explorer):
         return len(value.source.text)
 
     def draw_data(self, ax, value: SourceChunks, current):
-        """Three lanes, one patch per style, the current chunk outlined, repeated parts hatched
-        on top, 4 pixels wide at least (headings, two styles per lane, the outline, two repeats):
+        """Three lanes, the current chunk outlined, repeated parts hatched on top and marked:
 
-        ``len(s.draw_data(s.figure.axes[0], s.computed, 0))`` -> 8
+        ``len(s.draw_data(s.figure.axes[0], s.computed, 0))`` -> 10
         """
         def lane(spans, y, **style):
             return bars_patch(ax, [(s, e - s, y - 0.35, 0.7) for s, e in spans], **style)
 
-        ax.set_xlim(0, n := max(len(value.source.text), 1))
+        ax.set_xlim(0, max(len(value.source.text), 1))
         added = [lane(value.headings, 2, facecolor=HEADING_COLOUR, edgecolor="white",
                       linewidth=0.3)] if value.headings else []
         for y, spans in ((1, value.chunk_spans), (0, value.window_spans)):
@@ -188,9 +186,11 @@ class StructureExplorer(Explorer):
             added.append(bars_patch(ax, [(s, max(e - s, 1), 0.55, 0.9)], facecolor="none",
                                     edgecolor="black", linewidth=2.2))
         for y, spans in enumerate((value.window_spans, value.chunk_spans, value.headings)):
-            if shared := [(s, max(e, s + n / 115)) for s, e in repeated(spans)]:  # visible
+            if shared := repeated(spans):
                 added.append(lane(shared, y, facecolor=REPEAT_COLOUR, hatch="///",
                                   edgecolor="black", linewidth=0.4))
+                added += ax.plot([(s + e) / 2 for s, e in shared], [y + 0.5] * len(shared), "v",
+                                 color=REPEAT_COLOUR, markeredgecolor="black", markersize=5)
         return added
 
     def overlays(self, ax) -> tuple:
