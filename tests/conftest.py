@@ -105,7 +105,7 @@ def schedule(phases, least: float = 10.0) -> list[str]:
     others summed) and when it finished, in seconds from the first test.
 
     ``schedule([("gw0", "a", 0, 12), ("gw0", "b", 12, 13)])`` ->
-    ['gw0: a 0-12, 1 more group(s) 1 s; done at 13 s']
+    ['gw0: a 0-12, 1 shorter group(s) 1 s; done at 13 s']
     """
     t0 = min(p[2] for p in phases)
     lines = []
@@ -118,9 +118,9 @@ def schedule(phases, least: float = 10.0) -> list[str]:
                 span[2] += stop - start
         big = [(a, b, g) for g, (a, b, busy) in spans.items() if busy >= least]
         rest = [busy for a, b, busy in spans.values() if busy < least]
-        text = ", ".join(f"{g.removeprefix('tests/')} {a - t0:.0f}-{b - t0:.0f}"
-                         for a, b, g in sorted(big))
-        lines.append(f"{worker}: {text}, {len(rest)} more group(s) {sum(rest):.0f} s; "
+        parts = [f"{g.removeprefix('tests/')} {a - t0:.0f}-{b - t0:.0f}" for a, b, g in sorted(big)]
+        parts += [f"{len(rest)} shorter group(s) {sum(rest):.0f} s"] if rest else []
+        lines.append(f"{worker}: {', '.join(parts)}; "
                      f"done at {max(b for _, b, _ in spans.values()) - t0:.0f} s")
     return lines
 
