@@ -4,7 +4,7 @@ students serially (``--jobs 1``) and on a Dask ``LocalCluster``, for tests/test_
 
 The three runs spend most of their time waiting, not computing: cell timeouts, a kernel that
 ignores the interrupt, kernel restarts, a sleeping answer, a Dask worker killed on purpose.
-One after the other they took about 140 s of one pytest worker at half a core; side by side
+One after the other they held one pytest worker for about 175 s at about half a core; side by side
 they take about the time of the longest. Each run is the same as when it ran alone: its own
 course folder, its own processes, its own gradebook.
 
