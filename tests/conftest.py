@@ -165,10 +165,31 @@ def sandbox_runs(tmp_path_factory):
     from tests.nbgrading import require_sandbox
 
     require_sandbox()
-    return side_by_side(tmp_path_factory.mktemp("sandbox"))
+    runs = side_by_side(tmp_path_factory.mktemp("sandbox"))
+    yield runs
+    runs["adversarial"].stop()
 
 
 @pytest.fixture(scope="session")
 def adversarial_class(sandbox_runs):
-    """The adversarial class's run (``graded.graded_run``'s result)."""
-    return sandbox_runs["adversarial"]
+    """The adversarial class's run (``graded.graded_run``'s result), once it has finished."""
+    return sandbox_runs["adversarial"].result()
+
+
+def sandbox_order(fixturenames) -> int:
+    """Where a test goes (a stable sort, the same on every worker): first the tests that start
+    the sandbox runs and read only the serial and Dask ones, last those that read the
+    adversarial class's run, the rest (the sandbox group's other tests, every other file) in
+    between. The sandbox group's tests then run while the class is still being graded
+    (tests/adversarial/runs.py), not after it.
+
+    ``sandbox_order(["runs", "sandbox_runs"])`` -> 0
+    """
+    if "adversarial_class" in fixturenames:
+        return 2
+    return 0 if "sandbox_runs" in fixturenames else 1
+
+
+@pytest.hookimpl(trylast=True)  # after pytest's own ordering, which the stable sort keeps
+def pytest_collection_modifyitems(items):
+    items.sort(key=lambda item: sandbox_order(getattr(item, "fixturenames", ())))

@@ -79,10 +79,16 @@ def outcome(course: pipeline.Course, students: list[str] | None = None) -> dict:
 
 @pytest.fixture(scope="module")
 def runs(sandbox_runs):
-    """The serial and Dask runs, and the adversarial class's as the two-jobs run: graded side
-    by side (tests/adversarial/runs.py)."""
+    """The serial and Dask runs, graded side by side with the adversarial class's
+    (tests/adversarial/runs.py)."""
     return {"students": sandbox_runs["students"], "serial": sandbox_runs["serial"],
-            "parallel": sandbox_runs["adversarial"]["course"], "dask": sandbox_runs["dask"]}
+            "dask": sandbox_runs["dask"]}
+
+
+@pytest.fixture(scope="module")
+def parallel(adversarial_class):
+    """The two-jobs run: the adversarial class's course, once it is graded."""
+    return adversarial_class["course"]
 
 
 @pytest.fixture(scope="module")
@@ -114,27 +120,26 @@ def differences(one: dict, other: dict) -> dict:
 
 
 @pytest.mark.slow
-def test_two_jobs_give_the_serial_answer(runs, serial):
-    parallel = outcome(runs["parallel"], runs["students"])
+def test_two_jobs_give_the_serial_answer(runs, serial, parallel):
     assert set(serial["scores"]) == set(runs["students"])
-    assert differences(serial, parallel) == {}
+    assert differences(serial, outcome(parallel, runs["students"])) == {}
 
 
 @pytest.mark.slow
-def test_the_class_is_graded_as_its_cases_say(runs):
-    scores = {s: v for s, v in pipeline.scores(runs["parallel"], LESSON).items()
+def test_the_class_is_graded_as_its_cases_say(runs, parallel):
+    scores = {s: v for s, v in pipeline.scores(parallel, LESSON).items()
               if s in runs["students"]}
     top = scores[REFERENCE][1]
     assert {s for s, (got, _, _) in scores.items() if got < top} == \
         set(runs["students"]) - {REFERENCE, SLEEPER}  # each wrong or hostile one loses points
-    status = pipeline.load_status(runs["parallel"])
+    status = pipeline.load_status(parallel)
     events = {s: {e["event"] for e in status[f"{LESSON}/{s}"]["events"]} for s in scores}
     assert events["os-exit"] == {"kernel-died"} and events["infinite-loop"] == {"timeout"}
 
 
 @pytest.mark.slow
-def test_each_submission_is_recorded_once(runs):
-    course = runs["parallel"]
+def test_each_submission_is_recorded_once(runs, parallel):
+    course = parallel
     with course.gradebook() as gb:
         subs = [s.student_id for s in gb.assignment_submissions(LESSON)]
     assert len(subs) == len(set(subs)) and set(runs["students"]) <= set(subs)

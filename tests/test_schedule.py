@@ -32,3 +32,13 @@ def test_the_schedule_shows_each_workers_long_groups_in_order_and_when_it_finish
     assert schedule(phases) == [
         "gw0: test_browser.py 0-70, 01-units 70-100; done at 100 s",
         "gw1: sandbox 1-90, 2 shorter group(s) 6 s; done at 96 s"]
+
+
+def test_sandbox_tests_start_the_runs_first_and_read_the_adversarial_class_last():
+    from tests.conftest import sandbox_order
+
+    tests = {"reads the class": ["run", "adversarial_class", "sandbox_runs"],
+             "a scan": ["tmp_path"],
+             "starts the runs": ["runs", "sandbox_runs"]}
+    assert sorted(tests, key=lambda t: sandbox_order(tests[t])) == [
+        "starts the runs", "a scan", "reads the class"]

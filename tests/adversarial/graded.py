@@ -120,7 +120,9 @@ class Started:
         return pickle.loads(self.out.read_bytes())
 
     def stop(self) -> None:
-        self.proc.kill()
+        """End the run if it is still going (nothing read its result)."""
+        if self.proc.poll() is None:
+            self.proc.kill()
         self.proc.wait()
 
 

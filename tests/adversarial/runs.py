@@ -5,8 +5,10 @@ students serially (``--jobs 1``) and on a Dask ``LocalCluster``, for tests/test_
 The three runs spend most of their time waiting, not computing: cell timeouts, a kernel that
 ignores the interrupt, kernel restarts, a sleeping answer, a Dask worker killed on purpose.
 One after the other they held one pytest worker for about 175 s at about half a core; side by side
-they take about the time of the longest. Each run is the same as when it ran alone: its own
-course folder, its own processes, its own gradebook.
+they take about the time of the longest, and the tests that read only the serial and Dask runs
+(or none) run while the adversarial class is still being graded (tests/conftest.py orders the
+tests that read it last). Each run is the same as when it ran alone: its own course folder,
+its own processes, its own gradebook.
 
 Leaves out: assertions (tests/test_adversarial.py, tests/test_parallel.py).
 Example: ``side_by_side(tmp)["students"]`` ->
@@ -36,7 +38,8 @@ REFERENCE = "victim"  # the reference solution, as the adversarial class names i
 
 
 def side_by_side(tmp: Path) -> dict:
-    """The adversarial class's run and test_parallel's serial and Dask runs, graded at once."""
+    """Start the adversarial class's run, then grade test_parallel's serial and Dask runs while
+    it goes on; its result is ``["adversarial"].result()``, which waits for it."""
     (tmp / "adversarial").mkdir()
     (tmp / "parallel").mkdir()
     adversarial = graded.start(tmp / "adversarial")
@@ -45,7 +48,7 @@ def side_by_side(tmp: Path) -> dict:
     except BaseException:
         adversarial.stop()
         raise
-    return {**mine, "adversarial": adversarial.result()}
+    return {**mine, "adversarial": adversarial}
 
 
 def make_class(root) -> list[str]:
