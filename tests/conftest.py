@@ -89,6 +89,50 @@ def pytest_xdist_make_scheduler(config, log):
     return ByGroup(config, log)
 
 
+#: (worker, group, start, stop) of every test phase run on an xdist worker, for the schedule
+#: the full lane prints at the end (``pytest_terminal_summary``)
+PHASES: list[tuple[str, str, float, float]] = []
+
+
+def pytest_runtest_logreport(report):
+    node = getattr(report, "node", None)  # set on the reports a worker sends to the controller
+    if node is not None and getattr(report, "start", None):
+        PHASES.append((node.gateway.id, xdist_group(report.nodeid), report.start, report.stop))
+
+
+def schedule(phases, least: float = 10.0) -> list[str]:
+    """Per worker, its groups in the order they ran (those of ``least`` seconds or more, the
+    others summed) and when it finished, in seconds from the first test.
+
+    ``schedule([("gw0", "a", 0, 12), ("gw0", "b", 12, 13)])`` ->
+    ['gw0: a 0-12, 1 shorter group(s) 1 s; done at 13 s']
+    """
+    t0 = min(p[2] for p in phases)
+    lines = []
+    for worker in sorted({p[0] for p in phases}):
+        spans: dict[str, list[float]] = {}
+        for w, group, start, stop in phases:
+            if w == worker:
+                span = spans.setdefault(group, [start, stop, 0.0])
+                span[0], span[1] = min(span[0], start), max(span[1], stop)
+                span[2] += stop - start
+        big = [(a, b, g) for g, (a, b, busy) in spans.items() if busy >= least]
+        rest = [busy for a, b, busy in spans.values() if busy < least]
+        parts = [f"{g.removeprefix('tests/')} {a - t0:.0f}-{b - t0:.0f}" for a, b, g in sorted(big)]
+        parts += [f"{len(rest)} shorter group(s) {sum(rest):.0f} s"] if rest else []
+        lines.append(f"{worker}: {', '.join(parts)}; "
+                     f"done at {max(b for _, b, _ in spans.values()) - t0:.0f} s")
+    return lines
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    """The full lane (``--durations``) on xdist workers: which worker ran what, and when."""
+    if PHASES and config.getoption("durations", None):
+        terminalreporter.section("schedule (seconds from the first test)")
+        for line in schedule(PHASES):
+            terminalreporter.write_line(line)
+
+
 @pytest.fixture
 def kernel_config():
     """nbclient config whose kernel talks over unix sockets in a private folder, as the course's
@@ -112,11 +156,40 @@ def kernel_config():
 
 
 @pytest.fixture(scope="session")
-def adversarial_class(tmp_path_factory):
+def sandbox_runs(tmp_path_factory):
     """Lesson 3's adversarial class graded once by the whole pipeline in its sandbox
-    (tests/adversarial/graded.py), for tests/test_adversarial.py and tests/test_parallel.py."""
-    from tests.adversarial.graded import graded_run
+    (tests/adversarial/graded.py), side by side with test_parallel's serial and Dask runs of
+    five of its students (tests/adversarial/runs.py): for tests/test_adversarial.py and
+    tests/test_parallel.py, one xdist group."""
+    from tests.adversarial.runs import side_by_side
     from tests.nbgrading import require_sandbox
 
     require_sandbox()
-    return graded_run(tmp_path_factory.mktemp("adversarial"))
+    runs = side_by_side(tmp_path_factory.mktemp("sandbox"))
+    yield runs
+    runs["adversarial"].stop()
+
+
+@pytest.fixture(scope="session")
+def adversarial_class(sandbox_runs):
+    """The adversarial class's run (``graded.graded_run``'s result), once it has finished."""
+    return sandbox_runs["adversarial"].result()
+
+
+def sandbox_order(fixturenames) -> int:
+    """Where a test goes (a stable sort, the same on every worker): first the tests that start
+    the sandbox runs and read only the serial and Dask ones, last those that read the
+    adversarial class's run, the rest (the sandbox group's other tests, every other file) in
+    between. The sandbox group's tests then run while the class is still being graded
+    (tests/adversarial/runs.py), not after it.
+
+    ``sandbox_order(["runs", "sandbox_runs"])`` -> 0
+    """
+    if "adversarial_class" in fixturenames:
+        return 2
+    return 0 if "sandbox_runs" in fixturenames else 1
+
+
+@pytest.hookimpl(trylast=True)  # after pytest's own ordering, which the stable sort keeps
+def pytest_collection_modifyitems(items):
+    items.sort(key=lambda item: sandbox_order(getattr(item, "fixturenames", ())))

@@ -8,7 +8,8 @@ that sleeps in an answer cell) is autograded from the same release with ``--jobs
 serial path, in this process) and on a Dask ``LocalCluster`` of two worker processes on
 loopback; the ``--jobs 2`` run (two grading processes) is the adversarial class's
 (tests/adversarial/graded.py: the same five students among its others, graded once for both
-files). Only the grading process writes gradebook.db. Every cell's score, comment and
+files, in a process of its own while this one grades the other two: tests/adversarial/runs.py).
+Only the grading process writes gradebook.db. Every cell's score, comment and
 manual-grading flag, every run event and every review item of the five must agree. On Dask,
 the worker running the sleeping submission is killed in the middle of it: the scheduler sends
 it to the other worker and it is recorded once; the submission that loops forever costs its
@@ -17,44 +18,18 @@ own timeouts only (other submissions finish while it runs).
 
 from __future__ import annotations
 
+import copy
 import json
-import os
 import shutil
-import signal
 import subprocess
 import sys
-import threading
-import time
 
 import nbformat
 import pytest
 
-from tests.adversarial import cases, graded
-from tests.nbgrading import (
-    REPO,
-    lesson_notebook,
-    new_course,
-    require_sandbox,
-    submit,
-)
+from tests.adversarial.runs import LESSON, REFERENCE, SLEEPER, TIMEOUT
+from tests.nbgrading import REPO, lesson_notebook, submit
 from tools.grading import cli, export, pipeline, progress
-
-LESSON = graded.LESSON
-TIMEOUT = graded.TIMEOUT  # seconds per cell: ample for every honest cell, short for the loop
-ADVERSARIAL = ("os_exit", "infinite_loop", "edited_tests")
-SLEEPER = graded.SLEEPER  # correct, but sleeps 2 s in an answer cell: Dask kills its worker
-REFERENCE = "victim"  # the reference solution, as the adversarial class names it
-
-
-def make_class(root) -> list[str]:
-    """Place the class's submissions in ``root``; return the student ids."""
-    source = nbformat.read(lesson_notebook(LESSON), as_version=4)
-    submit(root, REFERENCE, LESSON, source)
-    for name in ADVERSARIAL:
-        case = next(c for c in cases.CASES if c.name == name)
-        submit(root, name.replace("_", "-"), LESSON, cases.build(case, source))
-    submit(root, SLEEPER, LESSON, graded.sleeper(source))
-    return sorted(p.name for p in (root / "submitted").iterdir())
 
 
 def gradebook_rows(course: pipeline.Course) -> dict:
@@ -71,6 +46,16 @@ def gradebook_rows(course: pipeline.Course) -> dict:
     return rows
 
 
+def listing(course: pipeline.Course, students: list[str] | None) -> pipeline.Course:
+    """``course`` listing only ``students`` (all when None): ``export.review_items`` scans each
+    listed submission, and each one's items are its own, so the other students need no scan."""
+    if students is None:
+        return course
+    view = copy.copy(course)
+    view.students = lambda lesson: [s for s in course.students(lesson) if s in students]
+    return view
+
+
 def outcome(course: pipeline.Course, students: list[str] | None = None) -> dict:
     """What a run gave ``students`` (default: everyone) in ``course``."""
     def mine(student: str) -> bool:
@@ -82,7 +67,8 @@ def outcome(course: pipeline.Course, students: list[str] | None = None) -> dict:
         "scores": {k: v for k, v in pipeline.scores(course, LESSON).items() if mine(k)},
         "status": {k: (v["status"], sorted(map(json.dumps, v["events"])), v["hash"])
                    for k, v in status.items() if mine(k.split("/")[1])},
-        "review": sorted(json.dumps(i, sort_keys=True) for i in export.review_items(course)
+        "review": sorted(json.dumps(i, sort_keys=True)
+                         for i in export.review_items(listing(course, students))
                          if mine(i["student"])),
         "autograded": sorted(str(p.relative_to(course.root / "autograded"))
                              for p in (course.root / "autograded").rglob("*")
@@ -92,60 +78,23 @@ def outcome(course: pipeline.Course, students: list[str] | None = None) -> dict:
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory, adversarial_class):
-    require_sandbox()
-    tmp = tmp_path_factory.mktemp("parallel")
-    first = new_course(tmp, [LESSON])
-    assert cli.main(["release", "--course", str(first)]) == 0
-    students = make_class(first)
-    third = tmp / "course-dask"
-    shutil.copytree(first, third)  # the same release and gradebook, no grades yet
-    assert cli.main(["autograde", "--course", str(first), "--jobs", "1",
-                     "--timeout", TIMEOUT]) == 0
-    return {"students": students, "serial": pipeline.Course(first),
-            "parallel": adversarial_class["course"], "dask": _dask_run(pipeline.Course(third))}
+def runs(sandbox_runs):
+    """The serial and Dask runs, graded side by side with the adversarial class's
+    (tests/adversarial/runs.py)."""
+    return {"students": sandbox_runs["students"], "serial": sandbox_runs["serial"],
+            "dask": sandbox_runs["dask"]}
 
 
-def _kill_when_running(client, key_prefix: str, done: threading.Event, killed: dict) -> None:
-    """Kill the worker process that holds the task whose key starts with ``key_prefix``."""
-    while not done.is_set():
-        for addr, keys in client.processing().items():
-            if any(str(k).startswith(key_prefix) for k in keys):
-                time.sleep(1.0)  # inside the task: its kernel is starting or running
-                pid = client.run(os.getpid, workers=[addr])[addr]
-                os.kill(pid, signal.SIGKILL)
-                killed.update(addr=addr, pid=pid)
-                return
-        time.sleep(0.05)
+@pytest.fixture(scope="module")
+def parallel(adversarial_class):
+    """The two-jobs run: the adversarial class's course, once it is graded."""
+    return adversarial_class["course"]
 
 
-def _dask_run(course: pipeline.Course) -> dict:
-    try:
-        from distributed import Client, LocalCluster
-    except ImportError:
-        return {}
-    saved = os.environ.get("PYTHONPATH")
-    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), saved) if p)
-    try:
-        with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                          host="127.0.0.1", dashboard_address=None) as cluster, \
-                Client(cluster) as client:
-            done, killed, order = threading.Event(), {}, []
-            spy = threading.Thread(target=_kill_when_running, args=(
-                client, f"autograde-{LESSON}-{SLEEPER}-", done, killed))
-            spy.start()
-            try:
-                results = pipeline.autograde(course, [LESSON], scheduler=client,
-                                             timeout=int(TIMEOUT), echo=order.append)
-            finally:
-                done.set()
-                spy.join()
-    finally:
-        if saved is None:
-            os.environ.pop("PYTHONPATH")
-        else:
-            os.environ["PYTHONPATH"] = saved
-    return {"course": course, "results": results, "killed": killed, "order": order}
+@pytest.fixture(scope="module")
+def serial(runs):
+    """What the serial run gave, the answer the others are compared with."""
+    return outcome(runs["serial"])
 
 
 @pytest.fixture
@@ -171,28 +120,26 @@ def differences(one: dict, other: dict) -> dict:
 
 
 @pytest.mark.slow
-def test_two_jobs_give_the_serial_answer(runs):
-    serial = outcome(runs["serial"])
-    parallel = outcome(runs["parallel"], runs["students"])
+def test_two_jobs_give_the_serial_answer(runs, serial, parallel):
     assert set(serial["scores"]) == set(runs["students"])
-    assert differences(serial, parallel) == {}
+    assert differences(serial, outcome(parallel, runs["students"])) == {}
 
 
 @pytest.mark.slow
-def test_the_class_is_graded_as_its_cases_say(runs):
-    scores = {s: v for s, v in pipeline.scores(runs["parallel"], LESSON).items()
+def test_the_class_is_graded_as_its_cases_say(runs, parallel):
+    scores = {s: v for s, v in pipeline.scores(parallel, LESSON).items()
               if s in runs["students"]}
     top = scores[REFERENCE][1]
     assert {s for s, (got, _, _) in scores.items() if got < top} == \
         set(runs["students"]) - {REFERENCE, SLEEPER}  # each wrong or hostile one loses points
-    status = pipeline.load_status(runs["parallel"])
+    status = pipeline.load_status(parallel)
     events = {s: {e["event"] for e in status[f"{LESSON}/{s}"]["events"]} for s in scores}
     assert events["os-exit"] == {"kernel-died"} and events["infinite-loop"] == {"timeout"}
 
 
 @pytest.mark.slow
-def test_each_submission_is_recorded_once(runs):
-    course = runs["parallel"]
+def test_each_submission_is_recorded_once(runs, parallel):
+    course = parallel
     with course.gradebook() as gb:
         subs = [s.student_id for s in gb.assignment_submissions(LESSON)]
     assert len(subs) == len(set(subs)) and set(runs["students"]) <= set(subs)
@@ -260,8 +207,8 @@ def test_dask_is_an_instructor_requirement_only():
 
 
 @pytest.mark.slow
-def test_the_dask_cluster_gives_the_serial_answer(runs, dask_run):
-    assert differences(outcome(runs["serial"]), outcome(dask_run["course"])) == {}
+def test_the_dask_cluster_gives_the_serial_answer(serial, dask_run):
+    assert differences(serial, outcome(dask_run["course"])) == {}
 
 
 @pytest.mark.slow

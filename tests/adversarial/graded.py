@@ -15,7 +15,10 @@ from __future__ import annotations
 import csv
 import hashlib
 import os
+import pickle
 import secrets
+import subprocess
+import sys
 import sysconfig
 from pathlib import Path
 
@@ -23,7 +26,7 @@ import nbformat
 
 import chunklib
 from tests.adversarial import cases, spy
-from tests.nbgrading import lesson_notebook, max_scores, new_course, scores, set_cells
+from tests.nbgrading import REPO, env, lesson_notebook, max_scores, new_course, scores, set_cells
 from tools.grading import cli, pipeline
 
 LESSON = cases.LESSON
@@ -93,3 +96,36 @@ def graded_run(tmp: Path) -> dict:
     return {"course": course, "root": root, "scores": scores(root, LESSON),
             "status": pipeline.load_status(course), "review": review, "token": token,
             "max": max_scores(source), "guarded": guarded, "source": source}
+
+
+class Started:
+    """``graded_run(tmp)`` in a process of its own: ``result()`` waits for it and returns what
+    it returned; ``stop()`` ends it. Its output goes to ``tmp/run.log``."""
+
+    CODE = ("import pickle, sys\nfrom pathlib import Path\nimport tools.grading\n"
+            "from tests.adversarial.graded import graded_run\n"
+            "Path(sys.argv[2]).write_bytes(pickle.dumps(graded_run(Path(sys.argv[1]))))\n")
+
+    def __init__(self, tmp: Path):
+        self.out, self.log = tmp / "run.pickle", tmp / "run.log"
+        with open(self.log, "w") as log:
+            self.proc = subprocess.Popen([sys.executable, "-c", self.CODE, str(tmp), str(self.out)],
+                                         cwd=REPO, env=env(), stdout=log,
+                                         stderr=subprocess.STDOUT)
+
+    def result(self) -> dict:
+        rc = self.proc.wait(timeout=900)
+        assert rc == 0, f"the adversarial class's run failed ({rc}):\n" + \
+            self.log.read_text(errors="replace")[-4000:]
+        return pickle.loads(self.out.read_bytes())
+
+    def stop(self) -> None:
+        """End the run if it is still going (nothing read its result)."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+
+
+def start(tmp: Path) -> Started:
+    """Start grading the class in a course under ``tmp`` (``graded_run``) in another process."""
+    return Started(tmp)
