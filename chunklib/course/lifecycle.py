@@ -20,7 +20,7 @@ hold it.
 
 from __future__ import annotations
 
-from chunklib.access import authorized, search
+from chunklib.access import access_complete, authorized, search
 from chunklib.course import POINTS
 from chunklib.course.edits import MATRIX, QUERY, make_edit
 from chunklib.course.fixture import load_source, load_sources
@@ -75,8 +75,8 @@ ORDINAL_EXAMPLE = (40, 2)
 PART1_ORDINAL = (10, 3)
 #: Quiz question 3: the top k kept before the ACL filter, and how many of them it removes.
 QUIZ_TOP_K, QUIZ_REMOVED = 5, 4
-#: The embedder call at which the notebook's failing build dies.
-FAIL_CALL = 3
+#: The embedder call at which the notebook's failing build dies, and the build's batch size.
+FAIL_CALL, FAIL_BATCH = 3, 8
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 _WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
@@ -98,10 +98,16 @@ def _notebook_replay() -> dict[str, object]:
 
     retitled = rename_heading(guide, MATRIX[:1], "Harbor " + MATRIX[0])
     try:
-        update(index, [retitled], MiniLMEmbedder(hook=down), batch=8)
+        update(index, [retitled], MiniLMEmbedder(hook=down), batch=FAIL_BATCH)
     except RuntimeError:
         pass
     (failed,) = [g for g, state in index.generations().items() if state == "failed"]
+    written = [c.source_id for c in index.chunks(failed)]
+    # the retitled guide's chunks come after the carried-over ones; which one made FAIL_CALL
+    needs = [access_complete({"acl": c.acl, "acl_parts": c.acl_parts})
+             and not index.has_vector(MiniLMEmbedder.model, c.retrieval_sha256)
+             for c in structure_chunks(retitled)]
+    fail_chunk = [i for i in range(len(needs)) if sum(needs[:i + 1]) == FAIL_CALL][0]
     published = index.published()
     index.rollback()
     deleted = update(index, [], embedder, deleted=["deploy-faq"])
@@ -111,6 +117,7 @@ def _notebook_replay() -> dict[str, object]:
     purged = index.purge("deploy-faq")
     return {"first": first, "scored": len(seen), "renamed": renamed, "failed": failed,
             "published": published, "faq_entries": len(deleted.plan["tombstone"]),
+            "written": written, "fail_chunk": fail_chunk,
             "purged": purged, "purge_generations": holding,
             "stored": stored, "first_calls": first_calls,
             "first_computed": first_computed}
@@ -165,8 +172,25 @@ def figures() -> dict[str, object]:
         "renamed_kept": len(renamed.plan["keep"]), "renamed_calls": renamed.embedded,
         "fail_call": _ORDINALS[FAIL_CALL - 1], "failed_generation": replay["failed"],
         "still_published": replay["published"], "faq_entries": replay["faq_entries"],
+        **_failed_rows(replay["written"], replay["fail_chunk"]),
         "purged": replay["purged"], "purge_generations": _listed(replay["purge_generations"]),
         **_part_intros(),
+    }
+
+
+def _failed_rows(written: list[str], fail_chunk: int) -> dict[str, object]:
+    """The figures of the failed build: the rows its committed batches wrote (their sources'
+    ids in order) and the 0-based chunk of the retitled guide at which it failed."""
+    if len(written) % FAIL_BATCH:
+        raise ValueError(f"written holds {len(written)} rows, not whole batches of {FAIL_BATCH}")
+    return {
+        "failed_rows": len(written), "failed_batch": FAIL_BATCH,
+        "failed_batches": _WORDS[len(written) // FAIL_BATCH],
+        "failed_sources": _WORDS[len(set(written))],
+        "failed_faq": written.count("deploy-faq"),
+        "failed_runbook": written.count("failover-runbook"),
+        "failed_fernhill": written.count("fernhill-release-notes"),
+        "fail_chunk": _ORDINALS[fail_chunk],
     }
 
 
