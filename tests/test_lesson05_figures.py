@@ -123,31 +123,41 @@ def purged_rows():
 
 
 def failed_build():
-    """The notebook's failing build, with an embedder that records the texts it is asked for:
-    (source ids of the rows generation 3 holds, the texts asked for, the retitled guide)."""
+    """The notebook's failing build, with an embedder that records the texts it is asked for
+    and, at the failing call, the rows generation 3 and the vectors table hold: (source ids of
+    the rows generation 3 keeps, the texts asked for, the retitled guide, (rows, vectors) at
+    the failing call, (rows, vectors) after it)."""
     index, embedder = ChunkIndex(), MiniLMEmbedder()
     update(index, load_sources(), embedder)
     update(index, [rename_heading(GUIDE, MATRIX, "Environments and replicas")], embedder)
 
+    def counts():
+        return tuple(index.db.execute(sql).fetchone()[0] for sql in (
+            "SELECT count(*) FROM chunks WHERE generation = 3", "SELECT count(*) FROM vectors"))
+
     class Recording:
-        model, calls, asked = embedder.model, 0, []
+        model, calls, asked, at_fail = embedder.model, 0, [], None
 
         def __call__(self, text):
             self.asked.append(text)
             self.calls += 1
             if self.calls == 3:
+                Recording.at_fail = counts()
                 raise RuntimeError("down")
             return embedder.lookup([text])[0]
 
     retitled = rename_heading(GUIDE, MATRIX[:1], "Harbor Deployment Guide")
+    vectors_before = counts()[1]
     with pytest.raises(RuntimeError):
         update(index, [retitled], Recording(), batch=8)
-    assert index.generations()[3] == "failed"
-    return [c.source_id for c in index.chunks(3)], Recording.asked, structure_chunks(retitled)
+    assert index.generations()[3] == "failed" and index.published() == 2
+    assert counts()[1] == vectors_before
+    return ([c.source_id for c in index.chunks(3)], Recording.asked, structure_chunks(retitled),
+            Recording.at_fail, counts())
 
 
 PURGED = purged_rows()
-FAILED_ROWS, FAILED_ASKED, RETITLED = failed_build()
+FAILED_ROWS, FAILED_ASKED, RETITLED, AT_FAIL, AFTER_FAIL = failed_build()
 SECTION, KEPT = cl.renamed_section_ids()
 SPLIT = cl.split_windows()
 
@@ -220,19 +230,24 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
      VECTORS == FIRST.embedded + RENAMED.embedded and DELETED.embedded == 0),
     ("a tombstone for\neach of its 7 entries", len(DELETED.plan["tombstone"]) == 7),
     # 16 rows = two committed batches of 8 carried-over chunks (no embedder call); the guide's
-    # first three chunks then asked for vectors, and the third call undid their batch
+    # first three chunks then asked for vectors, and the third call's failure undid the two
+    # chunk rows and two vectors its batch had written
     ("The 16 rows are the chunks of the three sources the update carries over unchanged\n(7 of "
-     "the FAQ, 6 of the runbook, 3 of Fernhill's notes): they come first, need no new\nvector, "
-     "and filled two batches of 8, each committed. The next batch began with the\nretitled "
-     "guide, whose chunks all need a new vector; its third chunk made the embedder's third\n"
-     "call, and that whole batch was undone. Generation 3 is marked failed",
+     "the FAQ, 6 of the runbook, 3 of Fernhill's notes). They come first and need no new\n"
+     "vector, so the two batches of 8 they filled were committed without calling the embedder. "
+     "The\nnext batch began with the retitled guide, whose chunks all need a new vector (the "
+     "new title is in\nevery heading path): the embedder's third call, for the guide's third "
+     "chunk, failed, and SQLite\nrolled that batch back, undoing the two chunks and two "
+     "vectors it had already written. Generation 3\nis marked failed",
      len(FAILED_ROWS) == 16 == 2 * 8
      and {s: FAILED_ROWS.count(s) for s in FAILED_ROWS} == {
          "deploy-faq": 7, "failover-runbook": 6, "fernhill-release-notes": 3}
      and len(ALL) - len(structure_chunks(GUIDE)) == 16
      and FAILED_ASKED == [c.retrieval_text for c in RETITLED[:3]]
+     and all("Harbor Deployment Guide" in c.retrieval_text for c in RETITLED)
      and not {c.retrieval_sha256 for c in RETITLED} & {c.retrieval_sha256 for c in ALL + list(
          structure_chunks(rename_heading(GUIDE, MATRIX, "Environments and replicas")))}
+     and AT_FAIL[0] - AFTER_FAIL[0] == 2 == AT_FAIL[1] - AFTER_FAIL[1]
      and "batch=8)" in CODE and "rows the failed build had written:" in CODE),
     ("(21 chunk rows: 7 in each of generations 1, 2 and 3)", PURGED == (21, [7, 7, 7, 0])),
     ("longer than the 1000-character budget", DEFAULT_SIZE == 1000),

@@ -20,7 +20,7 @@ hold it.
 
 from __future__ import annotations
 
-from chunklib.access import access_complete, authorized, search
+from chunklib.access import authorized, search
 from chunklib.course import POINTS
 from chunklib.course.edits import MATRIX, QUERY, make_edit
 from chunklib.course.fixture import load_source, load_sources
@@ -92,8 +92,11 @@ def _notebook_replay() -> dict[str, object]:
     guide = load_source("deployment-guide")
     renamed = update(index, [rename_heading(guide, MATRIX, RENAMED)], embedder)
 
+    at_fail = {}
+
     def down(call):
-        if call == FAIL_CALL:
+        if call == FAIL_CALL:  # what the failing batch has written so far, not yet committed
+            at_fail.update(_counts(index, "state = 'building'"))
             raise RuntimeError("the embedding service is down")
 
     retitled = rename_heading(guide, MATRIX[:1], "Harbor " + MATRIX[0])
@@ -103,11 +106,10 @@ def _notebook_replay() -> dict[str, object]:
         pass
     (failed,) = [g for g, state in index.generations().items() if state == "failed"]
     written = [c.source_id for c in index.chunks(failed)]
-    # the retitled guide's chunks come after the carried-over ones; which one made FAIL_CALL
-    needs = [access_complete({"acl": c.acl, "acl_parts": c.acl_parts})
-             and not index.has_vector(MiniLMEmbedder.model, c.retrieval_sha256)
-             for c in structure_chunks(retitled)]
-    fail_chunk = [i for i in range(len(needs)) if sum(needs[:i + 1]) == FAIL_CALL][0]
+    carried = [c.source_id for c in index.chunks() if c.source_id != guide.source_id]
+    after = _counts(index, f"generation = {failed}")
+    undone = {"rows": at_fail["rows"] - after["rows"],
+              "vectors": at_fail["vectors"] - after["vectors"]}
     published = index.published()
     index.rollback()
     deleted = update(index, [], embedder, deleted=["deploy-faq"])
@@ -117,7 +119,7 @@ def _notebook_replay() -> dict[str, object]:
     purged = index.purge("deploy-faq")
     return {"first": first, "scored": len(seen), "renamed": renamed, "failed": failed,
             "published": published, "faq_entries": len(deleted.plan["tombstone"]),
-            "written": written, "fail_chunk": fail_chunk,
+            "written": written, "carried": carried, "undone": undone,
             "purged": purged, "purge_generations": holding,
             "stored": stored, "first_calls": first_calls,
             "first_computed": first_computed}
@@ -172,17 +174,29 @@ def figures() -> dict[str, object]:
         "renamed_kept": len(renamed.plan["keep"]), "renamed_calls": renamed.embedded,
         "fail_call": _ORDINALS[FAIL_CALL - 1], "failed_generation": replay["failed"],
         "still_published": replay["published"], "faq_entries": replay["faq_entries"],
-        **_failed_rows(replay["written"], replay["fail_chunk"]),
+        **_failed_rows(replay["written"], replay["carried"], replay["undone"]),
         "purged": replay["purged"], "purge_generations": _listed(replay["purge_generations"]),
         **_part_intros(),
     }
 
 
-def _failed_rows(written: list[str], fail_chunk: int) -> dict[str, object]:
+def _counts(index: ChunkIndex, which: str) -> dict[str, int]:
+    """The chunk rows of the generation ``which`` selects and the vectors table's rows."""
+    sql = f"SELECT count(*) FROM chunks JOIN generations USING (generation) WHERE {which}"
+    return {"rows": index.db.execute(sql).fetchone()[0],
+            "vectors": index.db.execute("SELECT count(*) FROM vectors").fetchone()[0]}
+
+
+def _failed_rows(written: list[str], carried: list[str],
+                 undone: dict[str, int]) -> dict[str, object]:
     """The figures of the failed build: the rows its committed batches wrote (their sources'
-    ids in order) and the 0-based chunk of the retitled guide at which it failed."""
-    if len(written) % FAIL_BATCH:
-        raise ValueError(f"written holds {len(written)} rows, not whole batches of {FAIL_BATCH}")
+    ids, in order), the chunks the update carried over, and the chunk rows and vectors the
+    failing batch had written when SQLite rolled it back."""
+    if written != carried or len(written) % FAIL_BATCH:
+        raise ValueError("the committed batches do not hold exactly the carried-over chunks")
+    if undone["rows"] != undone["vectors"]:
+        raise ValueError(f"the failing batch wrote {undone} rows and vectors: the prose says "
+                         "one vector per row")
     return {
         "failed_rows": len(written), "failed_batch": FAIL_BATCH,
         "failed_batches": _WORDS[len(written) // FAIL_BATCH],
@@ -190,7 +204,7 @@ def _failed_rows(written: list[str], fail_chunk: int) -> dict[str, object]:
         "failed_faq": written.count("deploy-faq"),
         "failed_runbook": written.count("failover-runbook"),
         "failed_fernhill": written.count("fernhill-release-notes"),
-        "fail_chunk": _ORDINALS[fail_chunk],
+        "fail_chunk": _ORDINALS[undone["rows"]], "failed_undone": _WORDS[undone["rows"]],
     }
 
 
