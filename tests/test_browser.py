@@ -445,7 +445,11 @@ def test_finished_lesson_runs_clean_and_its_explorer_answers_the_keyboard(notebo
     t = time.perf_counter()
     assert page.evaluate(FILL_AND_RESTART, answers) == len(answers)  # as a learner types them
     _wait_for_idle_kernel(page, rel, lesson)
-    assert page.evaluate(NUDGE) in ("idle", "busy")  # the fallback itself works
+    state = page.evaluate(NUDGE)  # the fallback itself works
+    if state == "starting":  # the restart was still settling (seen once under load): wait again
+        _wait_for_idle_kernel(page, rel, lesson)
+        state = page.evaluate(NUDGE)
+    assert state in ("idle", "busy")
     FIGURES.setdefault("restart_to_idle_kernel_s", {})[lesson] = round(time.perf_counter() - t, 2)
     run_ms = page.evaluate(RUN_ALL)
     FIGURES.setdefault("run_all_s", {})[lesson] = round(run_ms / 1000, 2)
