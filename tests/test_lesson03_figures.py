@@ -49,7 +49,7 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
     ("**Example 1**: N = 1000, C = 200, O = 50", w.n_chunks(1000, 200, 50) == 7),
     ("K = ⌈N / C⌉", all(w.n_chunks(n, 10, 0) == -(-n // 10) for n in range(1, 50))),
     ("K = N − C + 1 = 801 full chunks, and the stored positions are exactly (N − C + 1) · C = "
-     "160200, 0.80 · N · C (N · C would be 200000)",
+     "160200, about 0.80 · N · C (N · C would be 200000)",
      w.n_chunks(1000, 200, 199) == 1000 - 200 + 1 == 801
      and set(w.chunk_lengths(1000, 200, 199)) == {200}
      and w.stored_positions(1000, 200, 199) == 801 * 200 == 160_200
@@ -71,8 +71,9 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
     ("A negative overlap fails the other way: the stride is longer than C, so the units between "
      "two chunks are in none of them", gaps_with_negative_overlap()),
     ("the last one holds 100 units", w.last_chunk_length(1000, 200, 50) == 100),
-    ("Set **C = 400, O = 100**. Now the last chunk is a full chunk of 400 units that ends exactly "
-     "at 1000, with nothing left over", w.chunk_lengths(1000, 400, 100) == [400] * 3
+    ("Work out K for **C = 400, O = 100** before you set them, then check it in the table. The "
+     "last chunk is a full chunk of 400 units that ends exactly at 1000, with nothing left over",
+     w.chunk_lengths(1000, 400, 100) == [400] * 3
      and len(range(0, 1000, w.stride(400, 100))) == 4),  # an exact fit the range bug gets wrong
     ("starts at the worked example, **N = 1000, C = 200, O = 50**: 7 chunks. Before you touch it, "
      "predict what happens when you double the overlap: with **O = 100**, and N and C unchanged, "

@@ -215,7 +215,7 @@ QUIZ = [
             "B": ("More overlap, so that the header is repeated into the next chunks.",
                   "Overlap repeats the last O units of the previous chunk, not the table's "
                   "header; rows far below the header never see it."),
-            "C": ("Overlap of {myth_percent} %, the usual default, on every chunk.",
+            "C": ("A {myth_percent} % overlap on every chunk, a value often quoted as a default.",
                   "No overlap setting, default or not, brings back context that sits "
                   "elsewhere; it costs storage on every chunk and helps only at boundaries."),
             "D": ("Smaller chunks, so that the row weighs more in its vector.",
