@@ -62,7 +62,7 @@ P1 = lesson.PART1_TEXT
 P1_SENT = split_sentences(P1)
 
 CLAIMS = [  # (text the lesson shows, is it true by chunklib)
-    ("the 2,189-character passage below into 8 chunks, so there are 7 places",
+    ("the 2,189-character passage of the explorer into 8 chunks, so there are 7 places",
      len(PASSAGE) == 2189 and fixed(300)["chunks"] == 8),
     ("The passage has 26 sentences", len(SENT) == 26),
     ("26 sentences in 6 paragraphs, one of them a list",
