@@ -62,7 +62,7 @@ P1 = lesson.PART1_TEXT
 P1_SENT = split_sentences(P1)
 
 CLAIMS = [  # (text the lesson shows, is it true by chunklib)
-    ("the 2,189-character passage below into 8 chunks, so there are 7 places",
+    ("the 2,189-character passage of the explorer into 8 chunks, so there are 7 places",
      len(PASSAGE) == 2189 and fixed(300)["chunks"] == 8),
     ("The passage has 26 sentences", len(SENT) == 26),
     ("26 sentences in 6 paragraphs, one of them a list",
@@ -353,8 +353,8 @@ SEMANTIC_CLAIMS = [
     ('Sentence 4, "The idea came from Dr.", is not a sentence but half of one',
      PASSAGE[slice(*SENT[4])] == "The idea came from Dr."),
     ("With only 4 gaps the threshold always falls between the smallest cosine and the next "
-     "(position 0.75): the least similar pair is cut, however alike its two sentences are, and no "
-     "other pair is",
+     "(position 0.75): unless those two are equal, the least similar pair is cut, however alike "
+     "its two sentences are, and no other pair is",
      0.25 * (len(HAND.similarities) - 1) < 1 and len(HAND.breakpoints) == 1
      and HAND.similarities[HAND.breakpoints[0]] == min(HAND.similarities)),
     ("Across the passage's 25 gaps the position is 0.25 · 24 = 6, a whole number, so the 25th "
@@ -373,7 +373,8 @@ SEMANTIC_CLAIMS = [
      and REPEATED.breakpoints == []),
     ("With `breakpoint_threshold_amount=75`, `buffer_size` set to zero and the same sentences it "
      "cuts the same gaps as here. Its default amount, 95, matches the 5th percentile of the "
-     "cosines, which on this passage cuts only two gaps; the lesson uses the 25th",
+     "cosines, which on this passage (still with `buffer_size` zero) cuts only two gaps; the "
+     "lesson uses the 25th",
      len(semantic_split(PASSAGE, percentile=5).breakpoints) == 2
      and [i for i, c in enumerate(SEM.similarities)
           if 1 - c > np.percentile([1 - x for x in SEM.similarities], 75)] == SEM.breakpoints),
