@@ -98,3 +98,11 @@ def test_holds_across():
     s400, w400 = Strategy("structure", 400), Strategy("windows", 400)
     assert sweep.holds_across(s400, w400, ["terms", "lexical"])
     assert not sweep.holds_across(w400, s400, ["terms", "lexical"])
+
+
+@pytest.mark.parametrize("alpha, error", [(0, ValueError), (-0.5, ValueError), (1.5, ValueError),
+                                          (float("nan"), ValueError), ("0.05", TypeError),
+                                          (True, TypeError)])
+def test_smallest_splits_refuses_an_alpha_its_search_could_never_reach(alpha, error):
+    with pytest.raises(error, match="alpha"):
+        sweep.smallest_splits(alpha)

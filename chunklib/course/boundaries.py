@@ -25,6 +25,9 @@ from chunklib.course.comparison import compare_strategies
 from chunklib.course.passages import load_passage
 from chunklib.course.quiz import Question
 from chunklib.course.selfcheck import Check
+from chunklib.course.words import ORDINALS as _ORDINALS
+from chunklib.course.words import WORDS as _WORDS
+from chunklib.course.words import and_list as _listed
 from chunklib.semantic import ABBREVIATIONS, compare_with_recursive, semantic_split
 from chunklib.sentences import paragraph_spans, sentences_cut_at, split_sentences
 from chunklib.splitter import DEFAULT_SEPARATORS, recursive_split, split_text
@@ -58,7 +61,6 @@ HAND_SENTENCES = 5
 LANGCHAIN_PERCENTILE = 5
 #: The hand-worked threshold is answered rounded to this many decimals.
 HAND_DECIMALS = 2
-_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
 
 def figures() -> dict[str, object]:
@@ -148,7 +150,6 @@ def _ordinal(i: int) -> str:
     return "smallest" if i == 0 else f"{_ORDINALS[i]} smallest"
 
 
-_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
 #: Where the hand-worked percentile sits among the stretch's sorted cosines (numpy's position).
 _HAND_POSITION = SEMANTIC_PERCENTILE / 100 * (HAND_SENTENCES - 2)
 
@@ -238,11 +239,6 @@ def _same_figures() -> dict[str, object]:
     return {"same_true": _listed(starts), "same_found": _listed(found),
             "same_first_two": " and ".join(map(str, starts[:2])), "same_first": found[0],
             "not_found": str(SAME_TEXT.find("#")).replace("-", "−")}
-
-
-def _listed(numbers: list[int]) -> str:
-    """``_listed([0, 6, 12])`` -> '0, 6 and 12'"""
-    return ", ".join(map(str, numbers[:-1])) + f" and {numbers[-1]}"
 
 
 def relative_cuts(gaps: int, percentile: float) -> int:

@@ -15,6 +15,8 @@ from chunklib.context import merge_hits, pack_context
 from chunklib.course import POINTS
 from chunklib.course.quiz import Question
 from chunklib.course.selfcheck import Check
+from chunklib.course.words import WORDS as _WORDS
+from chunklib.course.words import and_list as _and_list
 from chunklib.evaluation import evidence_complete, span_iou, span_precision, span_recall
 from chunklib.intervals import intersection_length, total_length, union_length
 
@@ -94,21 +96,11 @@ def hits_table(hits: list[dict]) -> str:
                         for h in hits])
 
 
-def _and_list(items: list) -> str:
-    """``_and_list([325, 217, 208])`` -> '325, 217 and 208'"""
-    *head, last = [str(i) for i in items]
-    return f"{', '.join(head)} and {last}" if head else last
-
-
 def _ex3_stop() -> int:
     from chunklib.course.experiment import overlap_sweep
     from chunklib.experiment import stopping_point
 
     return stopping_point(overlap_sweep(EX3_SIZE)).strategy.overlap
-
-
-_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
-          8: "eight", 9: "nine", 10: "ten", 11: "eleven", 12: "twelve"}
 
 
 def figures() -> dict[str, object]:

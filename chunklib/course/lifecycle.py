@@ -26,6 +26,9 @@ from chunklib.course.edits import MATRIX, QUERY, make_edit
 from chunklib.course.fixture import load_source, load_sources
 from chunklib.course.quiz import Question
 from chunklib.course.selfcheck import Check
+from chunklib.course.words import ORDINALS as _ORDINALS
+from chunklib.course.words import WORDS as _WORDS
+from chunklib.course.words import and_list as _listed
 from chunklib.documents import Source
 from chunklib.elements import parse_elements
 from chunklib.identity import H
@@ -77,8 +80,6 @@ PART1_ORDINAL = (10, 3)
 QUIZ_TOP_K, QUIZ_REMOVED = 5, 4
 #: The embedder call at which the notebook's failing build dies, and the build's batch size.
 FAIL_CALL, FAIL_BATCH = 3, 8
-_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth")
-_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
 
 def _notebook_replay() -> dict[str, object]:
@@ -206,12 +207,6 @@ def _failed_rows(written: list[str], carried: list[str],
         "failed_fernhill": written.count("fernhill-release-notes"),
         "fail_chunk": _ORDINALS[undone["rows"]], "failed_undone": _WORDS[undone["rows"]],
     }
-
-
-def _listed(items: list) -> str:
-    """Items in words. ``_listed([1, 2, 3])`` -> '1, 2 and 3'"""
-    words = [str(i) for i in items]
-    return " and ".join([", ".join(words[:-1]), words[-1]]) if len(words) > 1 else "".join(words)
 
 
 def _part_intros() -> dict[str, object]:

@@ -20,6 +20,7 @@ from chunklib.course import POINTS
 from chunklib.course.fixture import load_source
 from chunklib.course.quiz import Question
 from chunklib.course.selfcheck import Check
+from chunklib.course.words import WORDS as _WORDS
 from chunklib.elements import heading_paths, parse_elements
 from chunklib.intervals import duplication_ratio, total_length, union_length
 from chunklib.records import ChunkRecord
@@ -42,7 +43,6 @@ PATH_B_TITLE = "Update DNS"
 SPANS = [(0, 500), (450, 900), (960, 1200)]
 SOURCE_LENGTH = 1250
 RENAMED_FROM, RENAMED_TO = "## Environment Matrix\n", "## Environments\n"
-_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
 #: The smaller budget "Things to try" sets in the explorer.
 SMALL_SIZE = 400
 #: Quiz question 5: the semantic splitter's `buffer_size` setting.

@@ -155,6 +155,11 @@ def smallest_splits(alpha: float = ALPHA, up_to: int = 2) -> list[tuple[int, int
 
     ``smallest_splits()`` -> [(6, 0), (8, 1), (10, 2)]
     """
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
+        raise TypeError(f"alpha must be a number, got {alpha!r}")
+    if not 0 < alpha <= 1:  # p is never below 0 or above 1: the search would never end
+        raise ValueError(f"alpha must be above 0 and at most 1, got {alpha!r}")
+    up_to = require_int("up_to", up_to, minimum=0)
     out = []
     for losses in range(up_to + 1):
         wins = losses

@@ -23,6 +23,7 @@ from chunklib.course import POINTS
 from chunklib.course.passages import sample_passage
 from chunklib.course.quiz import Question
 from chunklib.course.selfcheck import Check
+from chunklib.course.words import WORDS as _WORDS
 from chunklib.sentences import split_sentences
 from chunklib.tokens import (
     MINILM_MAX_SEQ_LENGTH,
@@ -94,7 +95,6 @@ QUIZ_EMOJI = "\U0001f469\u200d\U0001f4bb" * 4
 QUIZ_EMOJI_LIMIT = 10
 #: Quiz question 5: (N, C) of the fixed windows whose last chunk the learner finds.
 QUIZ_LAST = (1000, 300)
-_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
 
 def share(count: int, total: int) -> str:
