@@ -15,8 +15,6 @@ hold it.
     4
 """
 
-import numbers
-
 import numpy as np
 
 from chunklib.boundaries import boundary_quality, span_stats
@@ -28,7 +26,12 @@ from chunklib.course.selfcheck import Check
 from chunklib.course.words import ORDINALS as _ORDINALS
 from chunklib.course.words import WORDS as _WORDS
 from chunklib.course.words import and_list as _listed
-from chunklib.semantic import ABBREVIATIONS, compare_with_recursive, semantic_split
+from chunklib.semantic import (
+    ABBREVIATIONS,
+    _require_percentile,
+    compare_with_recursive,
+    semantic_split,
+)
 from chunklib.sentences import paragraph_spans, sentences_cut_at, split_sentences
 from chunklib.splitter import DEFAULT_SEPARATORS, recursive_split, split_text
 from chunklib.tokens import wordpiece_count
@@ -249,10 +252,7 @@ def relative_cuts(gaps: int, percentile: float) -> int:
     ``relative_cuts(25, 25)`` -> 6
     """
     gaps = require_int("gaps", gaps, minimum=1)
-    if isinstance(percentile, bool) or not isinstance(percentile, numbers.Real):
-        raise TypeError(f"percentile must be a number, got {type(percentile).__name__}")
-    if not 0 <= percentile <= 100:  # also refuses nan
-        raise ValueError(f"percentile must be from 0 to 100, got {percentile!r}")
+    percentile = _require_percentile(percentile)  # semantic_split's own check
     ranks = list(range(gaps))  # any distinct cosines, sorted, sit at these ranks
     threshold = np.percentile(ranks, percentile)
     return int(sum(rank < threshold for rank in ranks))
