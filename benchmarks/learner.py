@@ -209,10 +209,9 @@ def notebook_waits(rounds: int = ROUNDS, only: str | None = None) -> dict:
                     t_lesson, cpu_lesson = execute_timed(last, folder)
                     if floor_nb is not None and i % 2 == 1:
                         t_floor, cpu_floor = execute_timed(nbformat.from_dict(floor_nb), folder)
-                    if floor_nb is not None:
-                        floors.append(t_floor / t_empty)
                     pairs.append((t_empty, t_lesson))
                     if floor_nb is not None:
+                        floors.append(t_floor / t_empty)
                         floor_times.append(t_floor)
                         cpu.append((cpu_floor, cpu_lesson))
         except Exception as err:  # a lesson that fails to run is reported, not dropped
@@ -228,18 +227,17 @@ def notebook_waits(rounds: int = ROUNDS, only: str | None = None) -> dict:
                "floor_ratio": statistics.median(floors) if floors else None,
                "slowest_cells": slowest_cells(last)}
         if floor_times:
+            ratios = [p[1] / f for p, f in zip(pairs, floor_times, strict=True)]
+            cpu_ratios = [c[1] / c[0] for c in cpu if c[0] > 0]
             row.update({
                 "floor_median": statistics.median(floor_times),
-                "vs_floor": statistics.median(p[1] / f for p, f in zip(pairs, floor_times,
-                                                                        strict=True)),
+                "vs_floor": statistics.median(ratios),
                 # every round's ratio: their spread is the measurement's own noise
-                "vs_floor_rounds": [round(p[1] / f, 3) for p, f in zip(pairs, floor_times,
-                                                                       strict=True)],
-                "cpu_vs_floor_rounds": [round(c[1] / c[0], 3) for c in cpu if c[0] > 0],
+                "vs_floor_rounds": [round(r, 3) for r in ratios],
+                "cpu_vs_floor_rounds": [round(r, 3) for r in cpu_ratios],
                 "cpu_lesson_median": statistics.median(c[1] for c in cpu),
                 "cpu_floor_median": statistics.median(c[0] for c in cpu),
-                "cpu_vs_floor": statistics.median(c[1] / c[0] for c in cpu if c[0] > 0)
-                if any(c[0] > 0 for c in cpu) else None,
+                "cpu_vs_floor": statistics.median(cpu_ratios) if cpu_ratios else None,
                 "target": RUN_ALL_TARGET})
         out.append(row)
         print(f"{row['lesson_median']:.2f} s vs empty {row['empty_median']:.2f} s "
