@@ -54,7 +54,7 @@ def results_text() -> str:
 def hit_keys() -> list[str]:
     """The key of every row the hits file must hold, in order."""
     return [f"{s.kind} {s.size} {s.overlap} {s.offset} {r}"
-            for s in experiment.explorer_strategies() for r in ("dense", "lexical", "hybrid")]
+            for s in experiment.explorer_strategies() for r in RETRIEVERS]
 
 
 def is_current(path: Path, hits: Path | None = None) -> bool:

@@ -207,6 +207,7 @@ def semantic_figures() -> dict[str, object]:
         "hand_joined_cosine": joined.similarities[hand_joined],
         "hand_joined_cut": "still cut" if hand_joined in joined.breakpoints else "no longer cut",
         "sem_gaps": len(plain.similarities),
+        "relative_cut": relative_cuts(len(plain.similarities), p),
         "sem_threshold": plain.threshold, "sem_breaks": len(plain.breakpoints),
         "sem_position": f"{p / 100 * whole:g}", "sem_whole": whole,
         "sem_at_gap": at,
@@ -260,9 +261,7 @@ def relative_cuts(gaps: int, percentile: float) -> int:
 
 def _quiz_figures() -> dict[str, object]:
     """The numbers only the quiz states (the prose states the others)."""
-    gaps = len(semantic_split(load_passage(), percentile=SEMANTIC_PERCENTILE).similarities)
-    return {"size_twice": 2 * EXPLORER_SIZE, **_same_figures(),
-            "relative_cut": relative_cuts(gaps, SEMANTIC_PERCENTILE)}
+    return {"size_twice": 2 * EXPLORER_SIZE, **_same_figures()}
 
 
 def part1_figures() -> dict[str, object]:
