@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import chunklib
+from tests.test_import_direction import imported_names
 
 PACKAGE = Path(chunklib.__file__).parent
 LIMIT = 550
@@ -34,21 +35,11 @@ def source(module: str) -> Path | None:
 
 
 def imported(module: str, path: Path) -> set[str]:
-    """The chunklib modules ``module`` imports (``from chunklib import windows``: a module)."""
-    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found |= {a.name for a in node.names if a.name.startswith("chunklib")}
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                parts = package.split(".")[:len(package.split(".")) - node.level + 1]
-                base = ".".join(parts + ([node.module] if node.module else []))
-            if base.startswith("chunklib"):
-                found |= {f"{base}.{a.name}" if source(f"{base}.{a.name}") else base
-                          for a in node.names}
-    return found
+    """The chunklib modules ``module`` imports (``from chunklib import windows``: a module), read
+    with the import-direction test's parser."""
+    names = [n for _, n in imported_names(path) if n.startswith("chunklib")]
+    return {n for n in names if source(n)
+            and not any(m.startswith(n + ".") and source(m) for m in names)}
 
 
 def widget_lines(module: str) -> dict[str, int]:
