@@ -266,8 +266,8 @@ def column_states(index: ChunkIndex, base: int, shadow: int, source_ids: set[str
     """
     old, new = index.entries(base), index.entries(shadow)
     sources = {c.chunk_id: c.source_id for c in index.chunks(base)}  # its chunk ids, too
-    columns = []
-    for c in index.chunks(shadow):
+    columns, mine = [], index.chunks(shadow)
+    for c in mine:
         if c.source_id not in source_ids:
             continue
         entry, before = new.get(c.chunk_id), old.get(c.chunk_id) or {}
@@ -275,7 +275,7 @@ def column_states(index: ChunkIndex, base: int, shadow: int, source_ids: set[str
                 for k in ("index_entry_id", "vector_key")]  # no entry: refused
         columns.append((str(c.ordinal), ("same" if c.chunk_id in sources else "new", *kept)))
     gone = sorted(cid for cid in old if cid not in new)
-    stored = {c.chunk_id for c in index.chunks(shadow)}  # a refused chunk keeps its id
+    stored = {c.chunk_id for c in mine}  # a refused chunk keeps its id
     columns += [("×", ("same" if cid in stored else "gone", "gone", "gone"))
                 for cid in gone if sources[cid] in source_ids]
     return columns
