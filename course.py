@@ -94,11 +94,19 @@ def setup(kind: str = "learner") -> None:
         print(f"Setting up {VENV} (a few minutes the first time) ...", flush=True)
         if not PY.exists():
             venv.EnvBuilder(with_pip=True).create(VENV)
-        pip = [str(PY), "-m", "pip", "install", "--disable-pip-version-check", "-q"]
-        subprocess.run([*pip, "--upgrade", "pip"], check=True, cwd=ROOT)
+        # --no-compile: Python compiles a module when it is first imported, so only what runs
+        # is compiled (pip would compile all 6,700 files of the venv, about 10 s of a core)
+        pip = [str(PY), "-m", "pip", "install", "--disable-pip-version-check", "-q",
+               "--no-compile"]
+        # a smaller set already installed for today's files (``test`` after ``open`` or
+        # ``export``) has upgraded pip and installed the no-deps packages: not again
+        grows = any(installed(k) for k in list(REQUIREMENTS)[:list(REQUIREMENTS).index(kind)])
+        if not grows:
+            subprocess.run([*pip, "--upgrade", "pip"], check=True, cwd=ROOT)
         STAMP.unlink(missing_ok=True)  # an interrupted install leaves no stamp
         subprocess.run([*pip, "-r", REQUIREMENTS[kind]], check=True, cwd=ROOT)
-        subprocess.run([*pip, "--no-deps", "-r", NODEPS], check=True, cwd=ROOT)
+        if not grows:
+            subprocess.run([*pip, "--no-deps", "-r", NODEPS], check=True, cwd=ROOT)
         STAMP.write_text(_stamps(kind))
     configure(VENV)
 
