@@ -49,6 +49,13 @@ from tools import sync_hidden
 
 KINDS = ("right", "float", "numpy", "string", "wrong", "none")
 
+#: Seconds each cell of a graded class may run (nbgrader's ``Execute.timeout``, given to its
+#: autograde on the command line). The slowest honest cell of any lesson takes about 0.2 s;
+#: lesson 3's ``sign_slip_loops_forever`` spins in its two test cells until the timeout
+#: interrupts it, 20 s of a core under the course's 10 s. The course's own value
+#: (nbgrader_config.py) is checked through nbgrader in tests/test_nbgrader_config.py.
+CELL_TIMEOUT = 3
+
 
 def _leaves(value, leaf):
     """``value`` with ``leaf`` applied to every number, bool and string inside it."""
@@ -355,7 +362,8 @@ def _grade_class(lesson: str, folder: Path) -> dict:
                 gid: text for cells, _lost in pack.values() for gid, text in cells.items()}))
     for kind in KINDS:
         submit(course, f"grid-{kind}", lesson, set_cells(source, grid_cells[kind + " submitted"]))
-    proc = nbgrader("autograde", lesson, "--create", "--force", cwd=course)
+    proc = nbgrader("autograde", lesson, "--create", "--force",
+                    f"--Execute.timeout={CELL_TIMEOUT}", cwd=course)
     if lesson == "03-overlap":  # the feedback of the notebook that holds range_bug
         (home,) = [h for h in homes if "range_bug" in h["lost"]]
         nbgrader("generate_feedback", lesson, "--force", "--student", home["student"],

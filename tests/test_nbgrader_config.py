@@ -1,6 +1,9 @@
 """What the course's nbgrader_config.py gives the autograde kernel, checked through nbgrader:
-unix sockets instead of TCP ports (no "Address already in use" when autogrades run at once) and
-NBGRADER_EXECUTION in the kernel's environment (explorers are not drawn)."""
+unix sockets instead of TCP ports (no "Address already in use" when autogrades run at once),
+NBGRADER_EXECUTION in the kernel's environment (explorers are not drawn), and the course's
+cell timeout (10 s, then an interrupt). The graded classes (tests/graded_class.py) run under a
+shorter timeout of their own; that a loop is interrupted there and costs only its own cells is
+tests/test_autograde.py's check on lesson 3's sign_slip_loops_forever."""
 
 import os
 import tempfile
@@ -9,7 +12,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from tests.nbgrading import nbgrader, new_course
+from tests.nbgrading import REPO, nbgrader, new_course
 
 PROBE = ("from ipykernel.connect import get_connection_info\n"
          "info = get_connection_info(unpack=True)\n"
@@ -37,3 +40,13 @@ def test_autograde_kernels_use_private_unix_sockets(tmp_path):
     assert execution == "autograde"
     assert Path(ip).parent.parent == Path(tempfile.gettempdir())
     assert not Path(ip).parent.exists()  # the socket folder goes when nbgrader exits
+
+
+def test_a_cell_may_run_ten_seconds_then_the_kernel_is_interrupted():
+    from nbgrader.preprocessors import Execute
+    from traitlets.config import PyFileConfigLoader
+
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(REPO)).load_config()
+    execute = Execute(config=config)  # the preprocessor nbgrader's autograde runs the cells with
+    assert execute.timeout == 10 and execute.interrupt_on_timeout
+    assert Execute().timeout != 10  # nbgrader's own default is not the course's

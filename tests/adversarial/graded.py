@@ -31,8 +31,12 @@ from tools.grading import cli, pipeline
 
 LESSON = cases.LESSON
 SPIES = ("spy-a", "spy-b")
-TIMEOUT = "5"  # seconds per cell: enough for every honest cell, short for the loops
-SLEEPER = "sleeper"  # correct, but sleeps 2 s in an answer cell: the Dask test kills its worker
+# seconds per cell: ample for every honest cell (the slowest took 0.3 s in the sandbox, with the
+# machine's load at 3) and the sleeper's, short for the loops (the spinning one holds a core
+# until it: in each of the three runs of tests/adversarial/runs.py, twice); the course's own
+# 10 s is tests/test_nbgrader_config.py's
+TIMEOUT = "3"
+SLEEPER = "sleeper"  # correct, but sleeps 1 s in an answer cell: the Dask test kills its worker
 
 
 def student_id(case: cases.Case) -> str:
@@ -40,10 +44,12 @@ def student_id(case: cases.Case) -> str:
 
 
 def sleeper(source):
-    """The reference solution with a 2-second sleep in its first answer (``stride``)."""
+    """The reference solution with a 1-second sleep in its first answer (``stride``): its
+    Dask task (a kernel started in the sandbox, every cell run) lasts well past the 1 s after
+    which ``runs._kill_when_running`` kills the worker that holds it."""
     answer = next(c.source for c in source.cells
                   if c.metadata.get("nbgrader", {}).get("grade_id") == "stride")
-    return set_cells(source, {"stride": f"import time\ntime.sleep(2)\n{answer}"})
+    return set_cells(source, {"stride": f"import time\ntime.sleep(1)\n{answer}"})
 
 
 def tree_digest(folder: Path) -> str:

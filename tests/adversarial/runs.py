@@ -33,7 +33,7 @@ from tools.grading import cli, pipeline
 LESSON = graded.LESSON
 TIMEOUT = graded.TIMEOUT  # seconds per cell: ample for every honest cell, short for the loop
 ADVERSARIAL = ("os_exit", "infinite_loop", "edited_tests")
-SLEEPER = graded.SLEEPER  # correct, but sleeps 2 s in an answer cell: Dask kills its worker
+SLEEPER = graded.SLEEPER  # correct, but sleeps 1 s in an answer cell: Dask kills its worker
 REFERENCE = "victim"  # the reference solution, as the adversarial class names it
 
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import re
 
 from IPython.core.inputtransformer2 import TransformerManager
@@ -101,8 +102,14 @@ def _always_true(fn: ast.AST) -> bool:
                                  for r in returns)
 
 
+@functools.lru_cache(maxsize=8192)
 def parse(source: str) -> ast.Module:
-    """Parse a cell as IPython would run it (magics and ``!`` lines become calls)."""
+    """Parse a cell as IPython would run it (magics and ``!`` lines become calls).
+
+    Kept per source text (every caller only reads the tree): a class's submissions share most
+    of their cells, and each scan reads the lesson's source notebook again, so one process
+    reviewing a class parses each distinct cell once (IPython's transform is most of the cost).
+    """
     return ast.parse(TransformerManager().transform_cell(source))
 
 
