@@ -112,7 +112,10 @@ class _Encoding:
 
 class _Lines:
     """A vocabulary file's tokens, its lines "base64-token rank" read on demand from its text and
-    one array of line ends: not a hundred thousand bytes objects to make now and free at exit."""
+    one array of line ends: not a hundred thousand bytes objects to make now and free at exit.
+
+    ``_Lines(b"YQ== 0\\nYg== 1\\n")[1]`` -> b'Yg=='
+    """
 
     def __init__(self, raw: bytes):
         import numpy as np
@@ -175,6 +178,13 @@ def token_spans(text: str, encoding: str = "cl100k_base") -> list[tuple[int, int
 
     ``token_spans("hello world")`` -> [(0, 5), (5, 11)]
     """
+    return list(_token_spans(_require_text(text), encoding))
+
+
+@functools.lru_cache(maxsize=64)
+def _token_spans(text: str, encoding: str) -> tuple[tuple[int, int], ...]:
+    """``token_spans`` kept for the last texts asked (lesson 1 measures its passage in tables,
+    checks and the explorer)."""
     ids = token_ids(text, encoding)
     enc = _bpe(encoding)
     # owner[b]: index of the character that UTF-8 byte b belongs to.
@@ -191,7 +201,7 @@ def token_spans(text: str, encoding: str = "cl100k_base") -> list[tuple[int, int
         pos += width
     if pos != len(owner):  # the tokens must spell the text's bytes exactly
         raise RuntimeError(f"tokens cover {pos} bytes of a {len(owner)}-byte text")
-    return spans
+    return tuple(spans)
 
 
 def count_tokens(text: str, encoding: str = "cl100k_base") -> int:
