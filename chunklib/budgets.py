@@ -75,6 +75,10 @@ def prefix_end(spans: Sequence[tuple[int, int]], n: int) -> int:
     n = require_int("n", n, minimum=0)
     if n > len(spans):
         raise ValueError(f"n must be <= the number of units ({len(spans)}), got {n}")
+    return _prefix_end(spans, n)
+
+
+def _prefix_end(spans: Sequence[tuple[int, int]], n: int) -> int:
     return 0 if n == 0 else max(end for _, end in spans[:n])
 
 
@@ -83,8 +87,10 @@ def units_within(spans: Sequence[tuple[int, int]], limit: int) -> int:
 
     ``units_within([(0, 5), (6, 11), (11, 12)], 10)`` -> 1
     """
-    spans = require_spans("spans", spans)
-    limit = require_int("limit", limit, minimum=0)
+    return _units_within(require_spans("spans", spans), require_int("limit", limit, minimum=0))
+
+
+def _units_within(spans: Sequence[tuple[int, int]], limit: int) -> int:
     return sum(1 for _, end in spans if end <= limit)
 
 
@@ -142,10 +148,10 @@ def budget_table(text: str, budget: int = 1000) -> str:
     tokens, pieces = spans["cl100k_tokens"], spans["minilm_wordpieces"]
     width = max(len(f"{budget} {label}") for label in KIND_LABELS.values()) + 2
     lines = ["budget".ljust(width) + "reaches character  cl100k tokens  MiniLM word pieces"]
-    for kind, units in spans.items():
-        reach = prefix_end(units, min(budget, len(units)))
+    for kind, units in spans.items():  # spans of chunklib's own: no check needed
+        reach = _prefix_end(units, min(budget, len(units)))
         lines.append(f"{budget} {KIND_LABELS[kind]}".ljust(width) + f"{reach:>17}"
-                     f"{units_within(tokens, reach):>15}{units_within(pieces, reach):>20}")
+                     f"{_units_within(tokens, reach):>15}{_units_within(pieces, reach):>20}")
     keep = MINILM_MAX_SEQ_LENGTH - MINILM_SPECIAL_TOKENS
     lines += [f"The text: {', '.join(f'{len(s)} {KIND_LABELS[k]}' for k, s in spans.items())}.",
               f"all-MiniLM-L6-v2 reads {keep} word pieces ({MINILM_MAX_SEQ_LENGTH} with [CLS] and "

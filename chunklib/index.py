@@ -39,6 +39,7 @@ scale (lesson 5's notebook names the engines that carry the same contract across
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import sqlite3
 from collections.abc import Callable, Iterable, Mapping
@@ -107,6 +108,14 @@ def heading_key(path: Iterable[str]) -> str:
     ``heading_key(("Guide", "Rollback"))`` -> 'Guide\\x1fRollback\\x1f'
     """
     return "".join(f"{title}\x1f" for title in path)
+
+
+@functools.lru_cache(maxsize=4096)
+def _record(text: str) -> ChunkRecord:
+    """The record a row stores as JSON, checked when first read and then shared (records are
+    frozen): a lesson reads the same unchanged chunks from every generation again and again.
+    A changed row is another text, so it is checked again."""
+    return from_dict(json.loads(text))
 
 
 class ChunkIndex:
@@ -191,7 +200,7 @@ class ChunkIndex:
         """The chunk records of a generation (default: published), entry or not, in order."""
         rows = self.db.execute("SELECT record FROM chunks WHERE generation = ? ORDER BY "
                                "source_id, ordinal", (self._generation(generation),))
-        return [from_dict(json.loads(record)) for (record,) in rows]
+        return [_record(text) for (text,) in rows]
 
     def entries(self, generation: int | None = None) -> dict[str, dict]:
         """chunk_id -> its index entry in a generation: id, retrieval hash, ``acl`` (the one ACL
@@ -317,7 +326,7 @@ class ChunkIndex:
             "allowed.chunk_id AND c.generation = (SELECT generation FROM pointer) "
             "ORDER BY c.source_id, c.ordinal",
             {"tenant": tenant_id, "groups": json.dumps(sorted(set(groups or ())))})
-        return [from_dict(json.loads(record)) for (record,) in rows]
+        return [_record(text) for (text,) in rows]
 
     # ------------------------------------------------------------------ writing
     def begin(self, base: int | None, note: str = "") -> int:

@@ -86,10 +86,9 @@ class _Encoding:
         self._vocabulary = folder / "data" / f"{name}.tiktoken.gz"
 
     @functools.cached_property
-    def _tokens(self) -> list[bytes]:
-        raw = gzip.decompress(self._vocabulary.read_bytes())
-        tokens = raw.split()[::2]  # lines of "base64-token rank"
-        if not raw.rstrip().endswith(b" %d" % (len(tokens) - 1)):
+    def _tokens(self) -> _Lines:
+        tokens = _Lines(gzip.decompress(self._vocabulary.read_bytes()))
+        if not tokens.line(len(tokens) - 1).endswith(b" %d" % (len(tokens) - 1)):
             raise RuntimeError(f"{self.name}: the vocabulary file's ranks are not 0, 1, 2, ...")
         return tokens
 
@@ -109,6 +108,29 @@ class _Encoding:
         """``len(decode_single_token_bytes(token))``, from the length of its padded base64."""
         text = self._tokens[token]
         return len(text) // 4 * 3 - text[-2:].count(b"=")
+
+
+class _Lines:
+    """A vocabulary file's tokens, its lines "base64-token rank" read on demand from its text and
+    one array of line ends: not a hundred thousand bytes objects to make now and free at exit.
+
+    ``_Lines(b"YQ== 0\\nYg== 1\\n")[1]`` -> b'Yg=='
+    """
+
+    def __init__(self, raw: bytes):
+        import numpy as np
+
+        self.raw, self.ends = raw, np.flatnonzero(np.frombuffer(raw, dtype=np.uint8) == 10)
+
+    def __len__(self) -> int:
+        return len(self.ends)
+
+    def line(self, i: int) -> bytes:
+        return self.raw[int(self.ends[i - 1]) + 1 if i else 0:int(self.ends[i])]
+
+    def __getitem__(self, token: int) -> bytes:
+        line = self.line(token)
+        return line[:line.index(b" ")]
 
 
 def _bpe_bindings(folder: Path):
@@ -156,6 +178,13 @@ def token_spans(text: str, encoding: str = "cl100k_base") -> list[tuple[int, int
 
     ``token_spans("hello world")`` -> [(0, 5), (5, 11)]
     """
+    return list(_token_spans(_require_text(text), encoding))
+
+
+@functools.lru_cache(maxsize=64)
+def _token_spans(text: str, encoding: str) -> tuple[tuple[int, int], ...]:
+    """``token_spans`` kept for the last texts asked (lesson 1 measures its passage in tables,
+    checks and the explorer)."""
     ids = token_ids(text, encoding)
     enc = _bpe(encoding)
     # owner[b]: index of the character that UTF-8 byte b belongs to.
@@ -172,7 +201,7 @@ def token_spans(text: str, encoding: str = "cl100k_base") -> list[tuple[int, int
         pos += width
     if pos != len(owner):  # the tokens must spell the text's bytes exactly
         raise RuntimeError(f"tokens cover {pos} bytes of a {len(owner)}-byte text")
-    return spans
+    return tuple(spans)
 
 
 def count_tokens(text: str, encoding: str = "cl100k_base") -> int:

@@ -103,6 +103,7 @@ def compare(text: str | None = None, size: int = 300) -> Comparison:
     stats = compare_strategies(text, size)
     buf = io.BytesIO()
     if not autograding():
-        comparison_figure(text, size).savefig(buf, format="png", dpi=80)
+        comparison_figure(text, size).savefig(buf, format="png", dpi=80,
+                                             pil_kwargs={"compress_level": 1})
     png = buf.getvalue()
     return Comparison(len(text), size, stats, png)

@@ -33,8 +33,7 @@ _sent_in = None  # the (shell, cell run) the script was last sent in
 
 
 def send_widget_a11y() -> bool:
-    """Display ``a11y.js`` once per cell run, only in a kernel: ``send_widget_a11y()`` -> False
-    """
+    """Display ``a11y.js`` once per cell run, only in a kernel: ``send_widget_a11y()`` -> False"""
     global _sent_in
     shell = get_ipython()
     if getattr(shell, "kernel", None) is None or _sent_in == (id(shell), shell.execution_count):
@@ -60,8 +59,7 @@ class PlotImage(widgets.Image):
 
 def int_slider(description: str, value: int, lo: int, hi: int, step: int = 1,
                tooltip: str | None = None) -> widgets.IntSlider:
-    """An integer slider with a label and a tooltip: ``int_slider("O", 50, 0, 99).value`` -> 50
-    """
+    """An integer slider with a label and a tooltip: ``int_slider("O", 50, 0, 99).value`` -> 50"""
     send_widget_a11y()
     return widgets.IntSlider(value=value, min=lo, max=hi, step=step, description=description,
                              tooltip=tooltip or description, continuous_update=False,

@@ -29,11 +29,14 @@ def row_axis(ax, chunks: list[int]) -> list[int]:
 
     ``row_axis(ax, list(range(30)))`` -> [0, 4, 9, 14, 19, 24, 29]
     """
+    from matplotlib.ticker import FixedFormatter, FixedLocator
+
     k = len(chunks)
     step = next(s for s in (1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 10**9) if s * 12 >= k)
     ticks = sorted({0, *range(step - 1, k, step)}) if k else []
     ax.set_ylim(max(k, 1) - 0.5, -0.5)
-    ax.set_yticks(ticks, [str(chunks[t] + 1) for t in ticks])
+    ax.yaxis.set(major_locator=FixedLocator(ticks),  # set_yticks would restyle every tick
+                 major_formatter=FixedFormatter([str(chunks[t] + 1) for t in ticks]))
     return ticks
 
 
@@ -65,7 +68,6 @@ def sampled_rows_row(k: int, current: int | None, limit: int = MAX_ROWS) -> list
 
     ``sampled_rows_row(5, 0)`` -> []
     """
-    if k <= limit:
-        return []
-    return [("plot", f"{len(shown_rows(k, current, limit))} of the {k} chunks, evenly spaced, "
-                     "and the current one: more rows would be too thin to see")]
+    return [] if k <= limit else [
+        ("plot", f"{len(shown_rows(k, current, limit))} of the {k} chunks, evenly spaced, and "
+                 "the current one: more rows would be too thin to see")]
