@@ -181,7 +181,7 @@ def token_spans(text: str, encoding: str = "cl100k_base") -> list[tuple[int, int
     return list(_token_spans(_require_text(text), encoding))
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=8)
 def _token_spans(text: str, encoding: str) -> tuple[tuple[int, int], ...]:
     """``token_spans`` kept for the last texts asked (lesson 1 measures its passage in tables,
     checks and the explorer)."""
