@@ -287,7 +287,7 @@ def cmd_grade(*args: str) -> int:
               "this copy of the course leaves out on purpose (a learner copy, or a class whose "
               "grades count). Each lesson's example cells still check your functions on the "
               "examples; to grade yourself against the hidden tests, open the full course (a "
-              "clone of its repository, or its Binder).")
+              "clone of its repository).")
         return 2
     import importlib.metadata
 
@@ -320,7 +320,17 @@ def _need(command: str) -> None:
                  "repository has (this looks like a learner copy)")
 
 
+def asks_for_help(args: list[str]) -> bool:
+    """``course.py -h``, or ``-h``/``--help`` after a command whose arguments are not another
+    tool's (``test`` passes them to pytest, ``grade`` to the self-grader)."""
+    return args[:1] in (["-h"], ["--help"]) or bool(
+        args and args[0] not in {"test", "grade"} and {"-h", "--help"} & set(args[1:]))
+
+
 if __name__ == "__main__":
+    if asks_for_help(sys.argv[1:]):
+        print(__doc__)
+        sys.exit(0)
     if len(sys.argv) < 2 or sys.argv[1] not in COMMANDS or (
             len(sys.argv) > 2 and sys.argv[1] not in TAKE_ARGUMENTS):
         sys.exit(__doc__)

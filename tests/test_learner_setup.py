@@ -455,3 +455,18 @@ def test_export_pins_its_npm_files():
     assert export_html._tarball("@jupyter-widgets/html-manager@1.0.15") == (
         "jupyter-widgets-html-manager-1.0.15.tgz")
     assert not export_html.assets_ready(Path("/nonexistent"))
+
+
+@pytest.mark.parametrize("args", [["-h"], ["configure", "--help"], ["learner-copy", "-h"],
+                                  ["release", "--help"]])
+def test_help_prints_the_commands_and_does_nothing_else(args, tmp_path):
+    assert course.asks_for_help(args)
+    done = subprocess.run([sys.executable, str(REPO / "course.py"), *args], cwd=tmp_path,
+                          capture_output=True, text=True)
+    assert done.returncode == 0 and "python3 course.py learner-copy DEST" in done.stdout
+    assert not list(tmp_path.iterdir())  # configure --help made a folder named --help
+
+
+def test_help_after_test_or_grade_is_the_tool_s_own():
+    assert not course.asks_for_help(["test", "--help"])  # pytest's help
+    assert not course.asks_for_help(["grade", "-h"])      # the self-grader's
