@@ -138,8 +138,11 @@ def _bpe_bindings(folder: Path):
     registered under its own name, so a later ``import bpe_openai`` reuses it."""
     name = "bpe_openai._bindings"
     if name not in sys.modules:
-        path = next(path for suffix in importlib.machinery.EXTENSION_SUFFIXES
-                    if (path := folder / f"_bindings{suffix}").exists())
+        path = next((path for suffix in importlib.machinery.EXTENSION_SUFFIXES
+                     if (path := folder / f"_bindings{suffix}").exists()), None)
+        if path is None:  # chunklib reads bpe-openai 0.1's layout (pyproject: <0.2)
+            raise RuntimeError(f"bpe-openai in {folder} has no compiled _bindings module; "
+                               "chunklib needs bpe-openai 0.1 (pip install 'bpe-openai~=0.1.4')")
         spec = importlib.util.spec_from_file_location(name, path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)

@@ -284,3 +284,11 @@ def test_token_widths_are_the_decoded_lengths_of_every_token(encoding):
     enc = _bpe(encoding)
     assert all(enc.token_width(t) == len(enc.decode_single_token_bytes(t))
                for t in range(len(enc._tokens)))
+
+
+def test_a_bpe_openai_without_its_compiled_module_is_a_clear_error(tmp_path, monkeypatch):
+    from chunklib import tokens
+
+    monkeypatch.delitem(sys.modules, "bpe_openai._bindings", raising=False)
+    with pytest.raises(RuntimeError, match="chunklib needs bpe-openai 0.1"):
+        tokens._bpe_bindings(tmp_path)
