@@ -363,7 +363,8 @@ def _grade_class(lesson: str, folder: Path) -> dict:
     for kind in KINDS:
         submit(course, f"grid-{kind}", lesson, set_cells(source, grid_cells[kind + " submitted"]))
     proc = nbgrader("autograde", lesson, "--create", "--force",
-                    f"--Execute.timeout={CELL_TIMEOUT}", cwd=course)
+                    f"--Execute.timeout={CELL_TIMEOUT}", "--Execute.shutdown_kernel=immediate",
+                    cwd=course)
     if lesson == "03-overlap":  # the feedback of the notebook that holds range_bug
         (home,) = [h for h in homes if "range_bug" in h["lost"]]
         nbgrader("generate_feedback", lesson, "--force", "--student", home["student"],
