@@ -200,8 +200,10 @@ def executed_release(lesson: str, timeout: int = 60, keep: Path | None = None):
         if os.name == "posix":  # lessons run side by side: unix sockets, no TCP port to race for
             config.KernelManager.transport = "ipc"
             config.KernelManager.ip = str(Path(tmp) / "kernel")
+        # the kernel is stopped at once after the last cell: a graceful shutdown only makes
+        # the kernel tidy up (about 0.4 s of CPU and 0.2 s of waiting per lesson)
         NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=True,
-                       store_widget_state=True, config=config,
+                       store_widget_state=True, config=config, shutdown_kernel="immediate",
                        resources={"metadata": {"path": str(work)}}).execute(
                            stderr=subprocess.DEVNULL)  # the kernel's own log, not cell output
     if keep:
