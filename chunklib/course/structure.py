@@ -224,8 +224,10 @@ _RATIO = "Divide the characters stored twice by the length of the whole source."
 _SEED = "Add up the three chunk lengths, then subtract the source length, exactly as written."
 _CITABLE = ("A citation must quote characters that stand in the source at the chunk's span; "
             "write \"A\" or \"B\".")
-_HASH = ("Which of the two texts contains the heading? Write one of \"content\", "
-         "\"retrieval\", \"both\" or \"neither\".")
+_HASH = ("`content_sha256` is the hash of the citable text and `retrieval_sha256` the hash "
+         "of what the embedding model reads (see the chapter context). Which of text A and "
+         "text B holds the heading? Write one of \"content\", \"retrieval\", \"both\" or "
+         "\"neither\".")
 
 CHECKS = {
     "predict_repeated": Check(structure_repeated,
