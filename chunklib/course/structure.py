@@ -226,8 +226,8 @@ _CITABLE = ("A citation must quote characters that stand in the source at the ch
             "write \"A\" or \"B\".")
 _HASH = ("`content_sha256` is the hash of the citable text and `retrieval_sha256` the hash "
          "of what the embedding model reads (see the chapter context). Which of text A and "
-         "text B holds the heading? Write one of \"content\", \"retrieval\", \"both\" or "
-         "\"neither\".")
+         "text B contains the section's title, the words that are renamed? Write one of "
+         "\"content\", \"retrieval\", \"both\" or \"neither\".")
 
 CHECKS = {
     "predict_repeated": Check(structure_repeated,
