@@ -115,7 +115,7 @@ def test_collect_zip_keeps_every_path_inside_the_course(course, tmp_path):
 
 
 # ---------------------------------------------------------------- export
-def test_grade_table_takes_off_the_late_penalty(course):
+def test_export_takes_off_the_late_penalty(course):
     """grades.csv gives the score net of nbgrader's late penalty, as `nbgrader export` does: the
     gradebook keeps a submission's score and its penalty apart."""
     with pipeline.alembic_in_process(), course.gradebook() as gb:
