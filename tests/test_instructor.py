@@ -4,6 +4,7 @@
   its wrong solutions fails here).
 - collect: nbgrader's layout and ``<student>/<notebook>``, in a folder or a zip; misnamed,
   missing and unreadable notebooks; no path leaves the archive.
+- export: the score in grades.csv is net of nbgrader's late penalty.
 - scan: what the review flags, and no reference solution is ever flagged.
 - The documented commands on two sample students of every lesson (the reference solution and
   a wrong solution, in the two layouts collect accepts, in one zip): release, collect,
