@@ -4,6 +4,7 @@
   its wrong solutions fails here).
 - collect: nbgrader's layout and ``<student>/<notebook>``, in a folder or a zip; misnamed,
   missing and unreadable notebooks; no path leaves the archive.
+- export: the score in grades.csv is net of nbgrader's late penalty.
 - scan: what the review flags, and no reference solution is ever flagged.
 - The documented commands on two sample students of every lesson (the reference solution and
   a wrong solution, in the two layouts collect accepts, in one zip): release, collect,
@@ -42,7 +43,7 @@ from tests.nbgrading import (
     set_cells,
     wrong_module,
 )
-from tools.grading import cli, collect, pipeline, sandbox, scan
+from tools.grading import cli, collect, export, pipeline, sandbox, scan
 
 LESSONS = lessons()
 
@@ -112,6 +113,26 @@ def test_collect_zip_keeps_every_path_inside_the_course(course, tmp_path):
     assert done == ["alice/03-overlap"]
     assert "not a usable student id" in "\n".join(notes)
     assert not (tmp_path / "evil").exists() and not Path("/abs").exists()
+
+
+# ---------------------------------------------------------------- export
+def test_export_takes_off_the_late_penalty(course):
+    """grades.csv gives the score net of nbgrader's late penalty, as `nbgrader export` does: the
+    gradebook keeps a submission's score and its penalty apart."""
+    with pipeline.alembic_in_process(), course.gradebook() as gb:
+        gb.add_assignment("03-overlap", duedate="2026-12-01 12:00:00")
+        gb.add_notebook("overlap", "03-overlap")
+        gb.add_grade_cell("test_q1", "overlap", "03-overlap", max_score=2, cell_type="code")
+        for student, penalty in (("erin", 2.0), ("frank", 0.5), ("gina", 0.0)):
+            gb.add_student(student)
+            (notebook,) = gb.add_submission("03-overlap", student,
+                                            timestamp="2026-12-02 12:00:00").notebooks
+            notebook.grades[0].auto_score = 2.0
+            notebook.late_submission_penalty = penalty
+        gb.db.commit()
+    rows = export.grade_rows(course, items=[])
+    assert {r["student"]: r["score"] for r in rows} == {"erin": 0.0, "frank": 1.5, "gina": 2.0}
+    assert {r["max_score"] for r in rows} == {2.0}
 
 
 # ---------------------------------------------------------------- scan

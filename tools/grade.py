@@ -22,7 +22,7 @@ if __name__ == "__main__":
     except ImportError:
         if VENV_PY.exists() and Path(sys.prefix).resolve() != VENV_PY.parents[1].resolve():
             os.execv(str(VENV_PY), [str(VENV_PY), *sys.argv])
-        sys.exit("nbgrader is not installed: run `python3 course.py test` once to set up .venv")
+        sys.exit("nbgrader is not installed: run `python3 course.py release` once to set up .venv")
     sys.path.insert(0, str(ROOT))
     from tools.grading.cli import main
 

@@ -9,7 +9,8 @@ per student, one column per lesson, and the total.
 why: static flags (``scan.py``), edited or deleted test cells, kernel restarts, timeouts,
 truncated output, a missing notebook, a failed run.
 
-Leaves out: late penalties (nbgrader's, applied at autograde), LMS-specific formats.
+Scores are net of nbgrader's late penalty (none unless ``LateSubmissionPlugin`` sets one).
+Leaves out: how late each submission was (``nbgrader export`` has it), LMS-specific formats.
 Example: ``write_grades(Course(Path(".")))`` -> ``Path("exports/grades.csv")``.
 """
 

@@ -413,7 +413,8 @@ def feedback(course: Course, lessons: list[str] | None = None) -> list[Path]:
 
 
 def scores(course: Course, lesson: str) -> dict[str, tuple[float, float, bool]]:
-    """student -> (score, max score, needs manual grading) from the gradebook."""
+    """student -> (score, max score, needs manual grading) from the gradebook; the score net of
+    nbgrader's late penalty, as ``nbgrader export`` gives it (the gradebook keeps the two apart)."""
     out = {}
     with course.gradebook() as gb:
         try:
@@ -421,6 +422,7 @@ def scores(course: Course, lesson: str) -> dict[str, tuple[float, float, bool]]:
         except MissingEntry:
             return out
         for sub in subs:
-            out[sub.student_id] = (float(sub.score), float(sub.max_score),
+            score = max(0.0, float(sub.score) - float(sub.late_submission_penalty or 0.0))
+            out[sub.student_id] = (score, float(sub.max_score),
                                    bool(sub.needs_manual_grade))
     return out
