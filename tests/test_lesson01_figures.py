@@ -330,6 +330,16 @@ def test_part1_answers_and_checks_are_chunklibs():
     assert [course.part1_last(ex) for ex in course.PART1] == [4, 250, 1257, 1229]
 
 
+def test_part1_prompts_and_hints_state_chunklibs_numbers():
+    # the To-do comments of the answer cells restate each example's N and C
+    for number, ex in enumerate(course.PART1, start=1):
+        n, size = course.part1_n(ex), course.PART1[ex][1]
+        assert f": Example {number} (N = {n}, C = {size}): how many chunks K?" in CODE, ex
+    # the Predict-first hint names the budget the question and the explorer use
+    assert f"C = {course.BUDGET}, and read where chunk 1 ends" in \
+        course.CHECKS["predict_reach"].hint
+
+
 def test_hidden_literals_match_chunklib():
     # the passage figures embedded in the hidden tests were computed at authoring time
     assert f"passage_sentences = {SENTENCES!r}" in CODE

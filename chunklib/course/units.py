@@ -220,9 +220,15 @@ def _quiz_figures(fig: dict[str, object]) -> dict[str, object]:
 
 
 def _reach_letter() -> str:
-    """The Predict-first option that holds: where the first 1000 cl100k tokens end."""
-    reach = prefix_end(token_spans(sample_passage()), 1000)
-    return "A" if reach < 1500 else "B" if reach < 3000 else "C" if reach < 5757 else "D"
+    """The Predict-first option that holds: D when the first ``BUDGET`` cl100k tokens run past
+    the passage, else the option (A, B or C) whose character is nearest to where they end."""
+    passage = sample_passage()
+    tokens = token_spans(passage)
+    if len(tokens) <= BUDGET:
+        return "D"
+    reach = prefix_end(tokens, BUDGET)
+    options = {"A": BUDGET, "B": 2 * BUDGET, "C": round(reach, -2)}
+    return min(options, key=lambda letter: abs(options[letter] - reach))
 
 
 _K = ("Divide N by C and round up: a part-filled window at the end is still a chunk, "
@@ -231,7 +237,7 @@ _LAST = ("The first K − 1 chunks are full, C units each; the last holds what i
          "N − (K − 1)·C, which is at least 1 and at most C.")
 _REACH = ("A cl100k token is often a whole short word with its leading space, so a budget in "
           "tokens reaches several times further than the same number of characters. Try it in "
-          "the explorer: choose cl100k tokens and C = 1000, and read where chunk 1 ends.")
+          f"the explorer: choose cl100k tokens and C = {BUDGET}, and read where chunk 1 ends.")
 
 CHECKS = {
     "predict_reach": Check(_reach_letter, _REACH),
