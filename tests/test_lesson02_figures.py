@@ -455,3 +455,11 @@ def test_the_hand_worked_gap_and_its_table():
     assert [f"{c:.3f}" for c in HAND.similarities] == ["0.488", "0.589", "0.331", "0.041"]
     # the stretch's cosines are the whole passage's: the same sentences, the same vectors
     assert HAND.similarities == SEM.similarities[:4]
+
+
+def test_the_share_of_gaps_cut_is_the_percentiles():
+    # "about a quarter of the gaps": the 25th percentile, as a fraction word from figures()
+    fig = lesson.figures()
+    assert lesson.SEMANTIC_PERCENTILE == 25 and fig["sem_fraction"] == "a quarter"
+    assert f"about {fig['sem_fraction']} of the gaps" in PROSE
+    assert lesson.relative_cuts(100, lesson.SEMANTIC_PERCENTILE) == 25

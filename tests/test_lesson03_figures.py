@@ -196,3 +196,22 @@ def test_only_spans_of_o_plus_one_are_guaranteed():
     # O + 1 = 51 always fits; 52 does not for some start (the lesson's claim)
     assert all(whole_in_some_chunk(1000, 200, 50, a, a + 51) for a in range(950))
     assert not all(whole_in_some_chunk(1000, 200, 50, a, a + 52) for a in range(949))
+
+
+def test_the_seed_to_do_comments_are_chunklibs():
+    """The seed page's To-do prompts restate derived figures of Example 1: pinned here."""
+    code = "\n".join(c.source for c in NB.cells if c.cell_type == "code")
+    n, size, o = 1000, 200, 50
+    s = w.stride(size, o)
+    assert f"# To do 1: Chunk size {size} with overlap {o}: what is the stride?" in code
+    assert f"K = 1 + ceil(({n} − {size}) / {s}) = ?" in code
+    starts = ", ".join(map(str, w.chunk_starts(n, size, o)))
+    assert f"# To do 3: The chunks start at {starts}. Tokens in the last chunk?" in code
+    assert (f"({w.n_chunks(n, size, o) - 1} full chunks of {size} plus the last)"
+            in code)
+    n2, size2, o2 = 1000, 250, 100
+    assert f"# To do 5: Chunk size {size2} with overlap {o2}: what is the stride?" in code
+    assert f"K = 1 + ceil(({n2} − {size2}) / stride) = ?" in code
+    assert f"(K − 1 full chunks of {size2} plus the last)" in code
+    assert [c.expected() for k, c in overlap.CHECKS.items() if k.startswith("ex")] == [
+        s, w.n_chunks(n, size, o), 100, 1300, w.stride(size2, o2), 6, 250, 1500]

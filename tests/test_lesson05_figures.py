@@ -352,3 +352,10 @@ def test_the_failing_build_of_the_lesson_needs_no_model_run_either():
     assert failing.calls == cl.FAIL_CALL - 1 and failing.computed == 0 and COMPUTED == 0
     assert 'MiniLMEmbedder(hook=embedding_service_down)' in CODE
     assert '"Harbor Deployment Guide"' in CODE
+
+
+def test_the_to_do_comments_state_the_part1_document():
+    doc, _at = cl.PART1_ORDINAL
+    assert f"how many of the {doc} old chunks now have a different id?" in CODE
+    assert f"how many of the {doc} old chunks have a different id?" in CODE
+    assert f"A document has {doc} chunks, one paragraph each." in PROSE

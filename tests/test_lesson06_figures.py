@@ -402,3 +402,12 @@ def test_the_stopping_rule_on_the_means():
     cut = {name: F[name]["cut"] for name in ("reasons_s400", "reasons_s1000")}
     assert cut["reasons_s400"] > cut["reasons_s1000"]  # "cut 5 answers against 2"
     assert ce.MEANS_MIN_GAIN == inspect.signature(ex.stopping_point).parameters["min_gain"].default
+
+
+def test_the_to_do_comments_and_the_grid_step_are_chunklibs():
+    # the To-do comments restate Part 1's k and budget, and the sweep's grids are stride / n apart
+    assert f"# To do 1: Is the evidence complete in the top {len(ce.EX1_RETRIEVED)}?" in CODE
+    assert f"Which hits does pack_context(hits, {ce.EX2_BUDGET}) return" in CODE
+    assert sweep.window_offsets(400, 100) == [i * 300 // sweep.N_OFFSETS
+                                             for i in range(sweep.N_OFFSETS)]
+    assert F["n_offsets"] == sweep.N_OFFSETS == 4 and F["offset_step"] == "a quarter"

@@ -17,6 +17,7 @@ from chunklib.course.quiz import Question
 from chunklib.course.selfcheck import Check
 from chunklib.course.words import WORDS as _WORDS
 from chunklib.course.words import and_list as _and_list
+from chunklib.course.words import fraction as _fraction
 from chunklib.evaluation import evidence_complete, span_iou, span_precision, span_recall
 from chunklib.intervals import intersection_length, total_length, union_length
 
@@ -312,7 +313,8 @@ def _retriever_figures() -> dict[str, object]:
     dense = points[ex.MAIN_RETRIEVER]
     pc = ex.Strategy("parent-child", SMALL_SIZE)
     header = [q for q in HEADER_QUESTIONS if ex.evaluate(pc)[_index(q)].complete]
-    return {**out, **_comparison_figures(), "n_offsets": sw.N_OFFSETS, "rrf_k": RRF_K,
+    return {**out, **_comparison_figures(), "n_offsets": sw.N_OFFSETS,
+            "offset_step": _fraction(sw.N_OFFSETS), "rrf_k": RRF_K,
             "offset_spread_max": max(max(p.complete) - min(p.complete)
                                      for r in RETRIEVERS for p in points[r]),
             "dense_means": _and_list([f"{p.mean:.2f}" for p in dense]),
