@@ -148,6 +148,7 @@ def figures() -> dict[str, object]:
     long_answers = [q for q in cut_s400 if q not in HEADER_QUESTIONS]
     _n, myth_size, myth_overlap = MYTH
     overlaps = ex.sweep_overlaps(size)
+    best_precision = max(ex.summarize(s).precision for s in ex.LESSON_STRATEGIES)
     return {
         "questions": len(questions), "k": ex.K, "point_per_question": round(100 / len(questions),
                                                                            1),
@@ -183,6 +184,8 @@ def figures() -> dict[str, object]:
         "s400_overlap": ex.structure_overlap(size),
         "s400_near_duplicates": s400.near_duplicates, "s400_hits": s400.hits,
         "s400_retrieved_chars": s400.retrieved_chars,
+        "best_precision": best_precision,
+        "best_precision_fraction": _fraction(round(1 / best_precision)),
         "s400_vs_w200_word": _WORDS[abs(w200.complete - s400.complete)],
         "pc_vs_s1000_word": _WORDS[abs(pc200.complete - s1000.complete)],
         "stop_drop_word": _WORDS[stop.complete - after.complete],
