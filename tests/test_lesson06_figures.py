@@ -413,3 +413,16 @@ def test_the_to_do_comments_and_the_grid_step_are_chunklibs():
     assert sweep.window_offsets(400, 100) == [i * 300 // sweep.N_OFFSETS
                                              for i in range(sweep.N_OFFSETS)]
     assert F["n_offsets"] == sweep.N_OFFSETS == 4 and F["offset_step"] == "a quarter"
+
+
+def test_question_5_counts_the_retrievers_that_tie():
+    # the counts are figures; "three retrievers" is the course's retriever set
+    assert len(ce.RETRIEVERS) == 3 and "three retrievers" in PROSE and "all three" in PROSE
+    a100, w100 = S("acl-windows", 400, 100), S("windows", 400, 100)
+    gapped = [r for r in ce.RETRIEVERS if ex.summarize(a100, ex.K, r).complete
+              != ex.summarize(w100, ex.K, r).complete]
+    assert gapped == ["hybrid"] and F["a100_w100_gap_by"] == "hybrid"
+    assert (F["a100_w100_ties_word"], F["a100_w100_gaps_word"]) == ("two", "one")
+    for text in ("only hybrid sees a gap", "Two retrievers tie, and hybrid's split",
+                 "Only one retriever sees a gap", "two of the three retrievers tie"):
+        assert text in QUIZ, text

@@ -304,6 +304,12 @@ def _retriever_figures() -> dict[str, object]:
     named = {f"{kind.replace('-', '_')}_{size}_{overlap}": (kind, size, overlap)
              for kind, size, overlap in UNRANKED["a100_w100"]}  # the pair quiz question 5 shows
     out = {f"{key}_by_r": _by_retriever(*spec) for key, spec in named.items()}
+    one, other = (ex.Strategy(*spec) for spec in UNRANKED["a100_w100"])
+    gapped = [r for r in RETRIEVERS if ex.summarize(one, ex.K, r).complete
+              != ex.summarize(other, ex.K, r).complete]
+    out.update({"a100_w100_ties_word": _WORDS[len(RETRIEVERS) - len(gapped)],
+                "a100_w100_ties_word_cap": _WORDS[len(RETRIEVERS) - len(gapped)].capitalize(),
+                "a100_w100_gaps_word": _WORDS[len(gapped)], "a100_w100_gap_by": _and_list(gapped)})
     points = {r: sw.averaged_sweep(EX3_SIZE, r) for r in RETRIEVERS}
     at = {p.overlap: i for i, p in enumerate(points[RETRIEVERS[0]])}
     first, second = (at[STOP_EXAMPLE_OVERLAP], at[0]), (at[2 * STOP_EXAMPLE_OVERLAP],
@@ -511,15 +517,16 @@ QUIZ = [
         "plain windows of the same size and overlap complete {windows_400_100_by_r}. What does "
         "the lesson conclude about the two strategies?",
         {
-            "A": ("Nothing about their order: only hybrid sees a gap.",
+            "A": ("Nothing about their order: only {a100_w100_gap_by} sees a gap.",
                   "A conclusion about chunking must hold whichever retriever ranks the chunks. "
-                  "Two retrievers tie, and hybrid's split, {split_by_r[a100_w100][hybrid]}, is "
+                  "{a100_w100_ties_word_cap} retrievers tie, and hybrid's split, "
+                  "{split_by_r[a100_w100][hybrid]}, is "
                   "one a coin gives more often than not (p = {p_by_r[a100_w100][hybrid]}): the "
                   "lesson ranks neither."),
             "B": ("Cutting at ACL changes helps: hybrid shows the gain.",
-                  "Only one retriever sees a gap, and even there the split, "
+                  "Only {a100_w100_gaps_word} retriever sees a gap, and even there the split, "
                   "{split_by_r[a100_w100][hybrid]}, is one a coin gives often: it shows no gain."),
-            "C": ("They are equal: two of the three retrievers tie.",
+            "C": ("They are equal: {a100_w100_ties_word} of the three retrievers tie.",
                   "A tie on {questions} questions does not show equality either; and counting "
                   "votes among retrievers is not a test. The lesson draws no conclusion."),
             "D": ("Use hybrid retrieval, since it separates the two.",
