@@ -353,3 +353,21 @@ def test_demo_cells_call_chunklib():
     for call in ("units_explorer()", "unit_table(", "budget_table(passage, 1000)",
                  'truncation_table(passage, 1400, "characters")', "truncation_report(passage)"):
         assert call in CODE, call
+
+
+def test_the_unicode_counts_are_figures():
+    # the idea and "Units keep their offsets" render these counts (prose:idea, prose:offsets)
+    fig = course.figures()
+    assert f"print(unit_table({course.OFFSETS_DEMO!r}))" in CODE
+    assert (course.SIREN, course.TECHNOLOGIST) == ("🚨", TECHNOLOGIST)
+    at = course.OFFSETS_DEMO.index("🚨")
+    assert [(s, e) for s, e in token_spans(course.OFFSETS_DEMO) if s <= at < e] \
+        == [(13, 15), (14, 15), (14, 15)]
+    assert (fig["unit_kinds_word"], fig["technologist_len_word"], fig["siren_tokens_word"],
+            fig["siren_demo_tokens_word"], fig["siren_bytes_word"]) \
+        == ("four", "three", "three", "three", "four")
+    assert len(unit_table("x").splitlines()) == 1 + 4  # the text row and one row per unit kind
+    for text in ("*Length function in this lesson:* four of them", "counted four ways",
+                 "👩‍💻 is three", "🚨 takes three", "the three cl100k tokens that share the 🚨",
+                 "its four UTF-8 bytes"):
+        assert text in PROSE, text

@@ -18,7 +18,7 @@ The numbers in the quiz explanations are pinned by ``tests/test_lesson01_figures
 import unicodedata
 from statistics import median
 
-from chunklib.budgets import minilm_reads, prefix_end, spans_of, units_within
+from chunklib.budgets import UNIT_KINDS, minilm_reads, prefix_end, spans_of, units_within
 from chunklib.course import POINTS
 from chunklib.course.passages import sample_passage
 from chunklib.course.quiz import Question
@@ -88,6 +88,9 @@ TRIES = {"words": ("words", 160), "small_words": ("words", 30),
 MARKER_EXAMPLE = 3
 #: The short texts the lesson counts unit by unit.
 UNICODE_DEMO = "cafe\u0301 👩\u200d💻 日本語の文章です。"
+#: The sentence the lesson counts in every unit kind, and the two emoji its prose counts.
+OFFSETS_DEMO = "The runbook's 🚨 alert: don't panic."
+SIREN, TECHNOLOGIST = "🚨", "👩\u200d💻"
 #: Quiz question 3: café typed as an e and a combining accent.
 QUIZ_CAFE = "cafe\u0301"
 #: Quiz question 4: four woman-technologist emoji, and the chunker's limit in characters.
@@ -180,7 +183,20 @@ def figures() -> dict[str, object]:
     demo = UNICODE_DEMO.split(" ")
     fig.update({f"unicode_units_{i}": _WORDS[len(unit_spans(t))] for i, t in enumerate(demo)})
     fig.update(_quiz_figures(fig))
+    fig.update(_unicode_figures())
     return fig
+
+
+def _unicode_figures() -> dict[str, object]:
+    """The counts of the idea and of "Units keep their offsets": unit kinds, the code points of
+    👩‍💻, the cl100k tokens and UTF-8 bytes of 🚨, alone and in the demo sentence."""
+    at = OFFSETS_DEMO.index(SIREN)
+    sharing = [s for s, e in token_spans(OFFSETS_DEMO) if s <= at < e]
+    return {"unit_kinds_word": _WORDS[len(UNIT_KINDS)],
+            "technologist_len_word": _WORDS[len(TECHNOLOGIST)],
+            "siren_tokens_word": _WORDS[len(token_spans(SIREN))],
+            "siren_demo_tokens_word": _WORDS[len(sharing)],
+            "siren_bytes_word": _WORDS[len(SIREN.encode("utf-8"))]}
 
 
 def _truncation_figures(passage: str) -> dict[str, object]:
