@@ -262,7 +262,8 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
 QUIZ_CLAIMS = [
     ("40-chunk document", cl.ordinal_ids_moved(40, 2)[0] == 38),
     ("The 38 chunks from ordinal 2 on", cl.ordinal_ids_moved(40, 2) == (38, 0)),
-    ("The heading above six chunks", SECTION == 6),
+    ("The heading above six chunks", SECTION == 6 == cl.figures()["section_chunks"]
+     and cl.figures()["section_chunks_word"] == "six"),
     # question 1 with source_id + ordinal ids: each moved chunk takes its successor's old id
     ("it takes the id its successor had, and the last one gets an id that was never used; the "
      "new paragraph takes the old id of ordinal 2", ordinal_ids_shift(40, 2)),

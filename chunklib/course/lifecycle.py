@@ -151,7 +151,7 @@ def figures() -> dict[str, object]:
     doc, at = ORDINAL_EXAMPLE
     first, renamed = replay["first"], replay["renamed"]
     return {
-        "size": DEFAULT_SIZE, "section_chunks": section,
+        "size": DEFAULT_SIZE, "section_chunks": section, "section_chunks_word": _WORDS[section],
         "matrix_paragraphs": _WORDS[sum(c.kind == "paragraph" for c in matrix)],
         "matrix_rows": _WORDS[sum(c.kind == "table" for c in matrix)],
         "first_generation": first.generation, "query": QUERY,
@@ -421,8 +421,8 @@ QUIZ = [
         "C",
     ),
     Question(
-        "The heading above six chunks is renamed; their bodies do not change. With this "
-        "course's ids, which of these change for the six chunks?",
+        "The heading above {section_chunks_word} chunks is renamed; their bodies do not change. "
+        "With this course's ids, which of these change for the {section_chunks_word} chunks?",
         {
             "A": ("Their chunk ids, and with them everything else.",
                   "The chunk id is derived from the body's element, span and content, which "
