@@ -247,6 +247,8 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
 ]
 
 QUIZ_CLAIMS = [
+    ("well over two characters per cl100k token (4.7 on this passage)",
+     f"{len(PASSAGE) / len(TOKENS):.1f}" == "4.7"),
     ("the first 1000 characters of the passage hold 215 tokens",
      units_within(TOKENS, 1000) == 215),
     ("the first chunk would run to character 4721", prefix_end(TOKENS, 1000) == 4721),

@@ -278,8 +278,9 @@ QUIZ = [
                   "It is the other way round: one token holds several characters, so a "
                   "character budget is the smaller one."),
             "D": ("About half: a token is roughly two characters.",
-                  "English prose averages well over two characters per cl100k token, because "
-                  "a token is often a whole word. Numbers, code, emoji and rare words cost more "
+                  "English prose averages well over two characters per cl100k token "
+                  "({chars_per_token:.1f} on this passage), because a token is often a whole "
+                  "word. Numbers, code, emoji and rare words cost more "
                   "tokens per character, so measure on your own documents."),
         },
         "B",
