@@ -360,3 +360,10 @@ def test_the_to_do_comments_state_the_part1_document():
     assert f"how many of the {doc} old chunks now have a different id?" in CODE
     assert f"how many of the {doc} old chunks have a different id?" in CODE
     assert f"A document has {doc} chunks, one paragraph each." in PROSE
+
+
+def test_the_production_query_has_the_three_terms_the_prose_counts():
+    import re
+    assert '"production 4 SRE"' in CODE
+    assert len(set(re.findall(r"\w+", "production 4 SRE".lower()))) == 3
+    assert "no chunk an employee may read holds all three terms" in PROSE
