@@ -426,3 +426,13 @@ def test_question_5_counts_the_retrievers_that_tie():
     for text in ("only hybrid sees a gap", "Two retrievers tie, and hybrid's split",
                  "Only one retriever sees a gap", "two of the three retrievers tie"):
         assert text in QUIZ, text
+
+
+def test_the_counts_typed_in_words_are_the_data():
+    # "Its evidence has two spans" (q10); "the course ships their results (two files ...)"
+    assert len(get_question("q10").evidence_spans) == 2 and "Its evidence has two spans" in PROSE
+    shipped = {ex.RESULTS.name, ex.HITS.name}
+    assert len(shipped) == 2 and all(ex.RESULTS.parent.joinpath(n).is_file() for n in shipped)
+    assert "the course ships their results (two files in `chunklib/data/`)" in PROSE
+    # "{pc_header_dense} of the two with dense retrieval, both with lexical and hybrid"
+    assert len(ce.HEADER_QUESTIONS) == 2 and "both with lexical and hybrid" in PROSE
