@@ -463,3 +463,17 @@ def test_the_share_of_gaps_cut_is_the_percentiles():
     assert lesson.SEMANTIC_PERCENTILE == 25 and fig["sem_fraction"] == "a quarter"
     assert f"about {fig['sem_fraction']} of the gaps" in PROSE
     assert lesson.relative_cuts(100, lesson.SEMANTIC_PERCENTILE) == 25
+
+
+def test_the_code_comments_state_the_lessons_constants():
+    from chunklib.course.words import WORDS as words
+
+    code = "\n".join(c.source for c in NB.cells if c.cell_type == "code")
+    assert f"# To do 1: Fixed windows of {lesson.PART1_SIZE} characters: how many chunks?" in code
+    assert len(P1_SENT) == 3 and code.count("How many of the three sentences does no") == 2
+    assert (f"# the {lesson.SEMANTIC_PERCENTILE}th percentile of the cosines, "
+            f"{words[lesson.HAND_DECIMALS]} decimals (a float)") in code
+    assert f"percentile={lesson.SEMANTIC_PERCENTILE}), cuts=False" in code
+    assert len(split_sentences(lesson.hand_stretch())) == lesson.HAND_SENTENCES
+    assert f"# the passage's first {words[lesson.HAND_SENTENCES]} sentences" in code
+    assert "split_text(passage, 64, length=wordpiece_count)  # at most 64 word pieces" in code
