@@ -271,6 +271,8 @@ QUIZ_CLAIMS = [
     ("Three windows end at 900 and miss the last 100 units; the fourth, (900, 1000), holds them",
      fixed_windows(1000, 300)[-1] == (900, 1000)),
     ("[CLS] and [SEP] take two of its 256 positions", MINILM_SPECIAL_TOKENS == 2),
+    ("the first three chunks hold 300 each and the fourth what is left",
+     [e - s for s, e in fixed_windows(1000, 300)][:3] == [300] * 3),
     ("a full chunk of 256 tokens holds 258 to 261 word pieces. That is the trouble, as only "
      "254 fit",
      [p for p, _ in minilm_reads(PASSAGE, windows("cl100k_tokens", 256))][:-1]
@@ -280,7 +282,15 @@ QUIZ_CLAIMS = [
      == [False] * 4 + [True]),
 ]
 
-OPTION_CLAIMS = [  # the right options' texts, by chunklib
+OPTION_CLAIMS = [  # the options' texts, by chunklib
+    ("The text is four 👩‍💻 emoji (woman technologist) in a row",
+     course.QUIZ_EMOJI == TECHNOLOGIST * 4),
+    ("**B**: Five chunks, because it counts UTF-8 bytes",
+     len(fixed_windows(len((TECHNOLOGIST * 4).encode()), 10)) == 5),
+    ("**D**: Two chunks, with the cut falling inside the fourth emoji",
+     len(fixed_windows(len(TECHNOLOGIST * 4), 10)) == 2 and 3 * 3 < 10 < 3 * 4),
+    ("**D**: 0: a fourth window would be empty, so there are three",
+     len(fixed_windows(1000, 300)) == 4),
     ("100: the units left after three full chunks",
      [e - s for s, e in fixed_windows(1000, 300)] == [300, 300, 300, 100]),
 ]
