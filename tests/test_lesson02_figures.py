@@ -477,3 +477,15 @@ def test_the_code_comments_state_the_lessons_constants():
     assert len(split_sentences(lesson.hand_stretch())) == lesson.HAND_SENTENCES
     assert f"# the passage's first {words[lesson.HAND_SENTENCES]} sentences" in code
     assert "split_text(passage, 64, length=wordpiece_count)  # at most 64 word pieces" in code
+
+
+def test_the_counts_in_words_are_the_lessons():
+    # "all four separators"; quiz 6's "One: only the least similar pair, as in the stretch done
+    # by hand" (a wrong option, but its premise, one cut in the stretch, must hold)
+    assert len(DEFAULT_SEPARATORS) == 4
+    assert "with all four off only hard cuts remain" in PROSE and "Switch all four separators off" \
+        in PROSE and "With all four separators on" in QUIZ
+    hand = semantic_split(lesson.hand_stretch(), percentile=lesson.SEMANTIC_PERCENTILE)
+    assert len(hand.breakpoints) == 1
+    options = " ".join(t for q in RENDERED_QUIZ for t, _why in q.options.values())
+    assert "One: only the least similar pair, as in the stretch done by hand" in options
