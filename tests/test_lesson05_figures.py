@@ -262,6 +262,8 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
 QUIZ_CLAIMS = [
     ("40-chunk document", cl.ordinal_ids_moved(40, 2)[0] == 38),
     ("The 38 chunks from ordinal 2 on", cl.ordinal_ids_moved(40, 2) == (38, 0)),
+    ("are removed, one result is left", cl.QUIZ_TOP_K - cl.QUIZ_REMOVED == 1
+     and cl.figures()["quiz_left_word"] == "one"),
     ("The heading above six chunks", SECTION == 6 == cl.figures()["section_chunks"]
      and cl.figures()["section_chunks_word"] == "six"),
     # question 1 with source_id + ordinal ids: each moved chunk takes its successor's old id
