@@ -436,3 +436,12 @@ def test_the_counts_typed_in_words_are_the_data():
     assert "the course ships their results (two files in `chunklib/data/`)" in PROSE
     # "{pc_header_dense} of the two with dense retrieval, both with lexical and hybrid"
     assert len(ce.HEADER_QUESTIONS) == 2 and "both with lexical and hybrid" in PROSE
+
+
+def test_q17_is_covered_by_two_windows():
+    # things to try, item 1: "of the two windows that cover it, the lower-ranked one ..."
+    q = get_question("q17")
+    (start, end), = q.evidence_spans
+    covering = [h for h in HITS17 if h["source_id"] == q.source_id
+                and h["start"] < end and start < h["end"]]
+    assert len(covering) == 2 and "of the two windows that cover it" in PROSE
