@@ -188,6 +188,10 @@ def test_the_demo_comment_and_the_predict_hint_state_the_default_budget():
     assert (f"windows of {DEFAULT_SIZE} characters that overlap by {DEFAULT_OVERLAP}."
             in cs.CHECKS["predict_repeated"].hint)
     assert F["oversized_word"] == "one" and F["oversized_word_cap"] == "One"
+    assert len(cs.SPANS) == 3 and F["spans_word"] == "three"
+    assert "A chunker gives three chunks of" in PROSE
+    assert "Add up the three lengths" in cs.CHECKS["ex_repeated"].hint
+    assert "Add up the three chunk lengths" in cs.CHECKS["ex_seed_d"].hint
 
 
 def test_the_acl_cell_shows_both_strategies():

@@ -206,6 +206,7 @@ def figures() -> dict[str, object]:
         "longest_number": chunks[longest].ordinal + 1,
         "retrieval_over_trained": sum(p > trained for p in positions),
         "source_length": SOURCE_LENGTH, "spans": ", ".join(map(str, SPANS)),
+        "spans_word": _WORDS[len(SPANS)],
         "gap_start": SPANS[1][1], "gap_end": SPANS[2][0],
         "footer_chars": SOURCE_LENGTH - SPANS[-1][1],
         "citable_a": texts["A"], "citable_b": texts["B"],
@@ -217,10 +218,11 @@ def figures() -> dict[str, object]:
 
 _PATH = ("Walk back up the outline: the parent is the nearest heading above with a smaller "
          "level, whatever its level is. Write a tuple of the titles, top level first.")
-_REPEATED = ("Add up the three lengths, then subtract the length of their union, the characters "
-             "some chunk holds.")
+_REPEATED = (f"Add up the {_WORDS[len(SPANS)]} lengths, then subtract the length of their union, "
+             "the characters some chunk holds.")
 _RATIO = "Divide the characters stored twice by the length of the whole source."
-_SEED = "Add up the three chunk lengths, then subtract the source length, exactly as written."
+_SEED = (f"Add up the {_WORDS[len(SPANS)]} chunk lengths, then subtract the source length, "
+         "exactly as written.")
 _CITABLE = ("A citation must quote characters that stand in the source at the chunk's span; "
             "write \"A\" or \"B\".")
 _HASH = ("`content_sha256` is the hash of the citable text and `retrieval_sha256` the hash "
