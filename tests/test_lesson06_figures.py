@@ -83,6 +83,8 @@ def test_figures_are_what_the_experiment_computes():
                for s, e in F["predict_chunks"])
     assert span_recall(ce.PREDICT_CHUNKS, [ce.PREDICT_EVIDENCE]) == 1.0
     assert F["two_span_questions"] == sum(len(q.evidence) > 1 for q in QS)
+    assert [q.tenant_id for q in QS if q.tenant_id != "kestrel"] == ["fernhill"]
+    assert F["other_tenant_questions"] == "one" and "one question from the `fernhill`" in PROSE
     table = next(e for e in parse_elements(load_source("deployment-guide").text)
                  if e.kind == "table")
     header = " | ".join(table.header.cells)

@@ -168,6 +168,7 @@ def figures() -> dict[str, object]:
         "asked_by_others": sum(q.groups != ("employees",) or q.tenant_id != "kestrel"
                                for q in questions),
         "two_span_questions": sum(len(q.evidence) > 1 for q in questions),
+        "other_tenant_questions": _WORDS[sum(q.tenant_id != "kestrel" for q in questions)],
         "header_questions": len(HEADER_QUESTIONS),
         "header_questions_word": _WORDS[len(HEADER_QUESTIONS)],
         "ex2_hits_word": _WORDS[len(EX2_HITS)].capitalize(),
