@@ -369,3 +369,14 @@ def test_the_production_query_has_the_three_terms_the_prose_counts():
     assert '"production 4 SRE"' in CODE
     assert len(set(re.findall(r"\w+", "production 4 SRE".lower()))) == 3
     assert "no chunk an employee may read holds all three terms" in PROSE
+
+
+def test_the_field_counts_are_the_id_functions():
+    import inspect
+
+    from chunklib.identity import chunk_id, index_entry_id
+    assert len(inspect.signature(chunk_id).parameters) == 7
+    assert len(inspect.signature(index_entry_id).parameters) == 4
+    assert "`H` of the seven fields, in this order" in PROSE
+    assert "Go through the seven fields of the chunk id" in cl.CHECKS["predict_kept"].hint
+    assert "`H` of the four" in PROSE
