@@ -470,6 +470,9 @@ def test_the_code_comments_state_the_lessons_constants():
 
     code = "\n".join(c.source for c in NB.cells if c.cell_type == "code")
     assert f"# To do 1: Fixed windows of {lesson.PART1_SIZE} characters: how many chunks?" in code
+    size = lesson.PART1_SIZE
+    assert f": recursive_split(text, {size}, separators): into how many pieces" in code
+    assert f": merge_spans(recursive_split(text, {size}, separators), {size}): how many" in code
     assert len(P1_SENT) == 3 and code.count("How many of the three sentences does no") == 2
     assert (f"# the {lesson.SEMANTIC_PERCENTILE}th percentile of the cosines, "
             f"{words[lesson.HAND_DECIMALS]} decimals (a float)") in code
