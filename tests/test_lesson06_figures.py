@@ -447,3 +447,11 @@ def test_q17_is_covered_by_two_windows():
     covering = [h for h in HITS17 if h["source_id"] == q.source_id
                 and h["start"] < end and start < h["end"]]
     assert len(covering) == 2 and "of the two windows that cover it" in PROSE
+
+
+def test_the_qualitative_results_hold():
+    # "with overlap 200, ... nearly every character stored twice"
+    assert 0.9 < W200.index_duplication < 1 and "nearly every character stored twice" in PROSE
+    # "an answer of one or two sentences sits in 5 hits of hundreds of characters each"
+    assert all(100 <= s.retrieved_chars / s.hits < 1000 for s in SUM.values())
+    assert "hits of hundreds of characters each" in PROSE
