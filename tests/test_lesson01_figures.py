@@ -247,6 +247,8 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
 ]
 
 QUIZ_CLAIMS = [
+    ("well over two characters per cl100k token (4.7 on this passage)",
+     f"{len(PASSAGE) / len(TOKENS):.1f}" == "4.7"),
     ("the first 1000 characters of the passage hold 215 tokens",
      units_within(TOKENS, 1000) == 215),
     ("the first chunk would run to character 4721", prefix_end(TOKENS, 1000) == 4721),
@@ -269,6 +271,8 @@ QUIZ_CLAIMS = [
     ("Three windows end at 900 and miss the last 100 units; the fourth, (900, 1000), holds them",
      fixed_windows(1000, 300)[-1] == (900, 1000)),
     ("[CLS] and [SEP] take two of its 256 positions", MINILM_SPECIAL_TOKENS == 2),
+    ("the first three chunks hold 300 each and the fourth what is left",
+     [e - s for s, e in fixed_windows(1000, 300)][:3] == [300] * 3),
     ("a full chunk of 256 tokens holds 258 to 261 word pieces. That is the trouble, as only "
      "254 fit",
      [p for p, _ in minilm_reads(PASSAGE, windows("cl100k_tokens", 256))][:-1]
@@ -278,7 +282,15 @@ QUIZ_CLAIMS = [
      == [False] * 4 + [True]),
 ]
 
-OPTION_CLAIMS = [  # the right options' texts, by chunklib
+OPTION_CLAIMS = [  # the options' texts, by chunklib
+    ("The text is four 👩‍💻 emoji (woman technologist) in a row",
+     course.QUIZ_EMOJI == TECHNOLOGIST * 4),
+    ("**B**: Five chunks, because it counts UTF-8 bytes",
+     len(fixed_windows(len((TECHNOLOGIST * 4).encode()), 10)) == 5),
+    ("**D**: Two chunks, with the cut falling inside the fourth emoji",
+     len(fixed_windows(len(TECHNOLOGIST * 4), 10)) == 2 and 3 * 3 < 10 < 3 * 4),
+    ("**D**: 0: a fourth window would be empty, so there are three",
+     len(fixed_windows(1000, 300)) == 4),
     ("100: the units left after three full chunks",
      [e - s for s, e in fixed_windows(1000, 300)] == [300, 300, 300, 100]),
 ]
@@ -330,6 +342,16 @@ def test_part1_answers_and_checks_are_chunklibs():
     assert [course.part1_last(ex) for ex in course.PART1] == [4, 250, 1257, 1229]
 
 
+def test_part1_prompts_and_hints_state_chunklibs_numbers():
+    # the To-do comments of the answer cells restate each example's N and C
+    for number, ex in enumerate(course.PART1, start=1):
+        n, size = course.part1_n(ex), course.PART1[ex][1]
+        assert f": Example {number} (N = {n}, C = {size}): how many chunks K?" in CODE, ex
+    # the Predict-first hint names the budget the question and the explorer use
+    assert f"C = {course.BUDGET}, and read where chunk 1 ends" in \
+        course.CHECKS["predict_reach"].hint
+
+
 def test_hidden_literals_match_chunklib():
     # the passage figures embedded in the hidden tests were computed at authoring time
     assert f"passage_sentences = {SENTENCES!r}" in CODE
@@ -343,3 +365,21 @@ def test_demo_cells_call_chunklib():
     for call in ("units_explorer()", "unit_table(", "budget_table(passage, 1000)",
                  'truncation_table(passage, 1400, "characters")', "truncation_report(passage)"):
         assert call in CODE, call
+
+
+def test_the_unicode_counts_are_figures():
+    # the idea and "Units keep their offsets" render these counts (prose:idea, prose:offsets)
+    fig = course.figures()
+    assert f"print(unit_table({course.OFFSETS_DEMO!r}))" in CODE
+    assert (course.SIREN, course.TECHNOLOGIST) == ("🚨", TECHNOLOGIST)
+    at = course.OFFSETS_DEMO.index("🚨")
+    assert [(s, e) for s, e in token_spans(course.OFFSETS_DEMO) if s <= at < e] \
+        == [(13, 15), (14, 15), (14, 15)]
+    assert (fig["unit_kinds_word"], fig["technologist_len_word"], fig["siren_tokens_word"],
+            fig["siren_demo_tokens_word"], fig["siren_bytes_word"]) \
+        == ("four", "three", "three", "three", "four")
+    assert len(unit_table("x").splitlines()) == 1 + 4  # the text row and one row per unit kind
+    for text in ("*Length function in this lesson:* four of them", "counted four ways",
+                 "👩‍💻 is three", "🚨 takes three", "the three cl100k tokens that share the 🚨",
+                 "its four UTF-8 bytes"):
+        assert text in PROSE, text

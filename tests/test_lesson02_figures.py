@@ -455,3 +455,40 @@ def test_the_hand_worked_gap_and_its_table():
     assert [f"{c:.3f}" for c in HAND.similarities] == ["0.488", "0.589", "0.331", "0.041"]
     # the stretch's cosines are the whole passage's: the same sentences, the same vectors
     assert HAND.similarities == SEM.similarities[:4]
+
+
+def test_the_share_of_gaps_cut_is_the_percentiles():
+    # "about a quarter of the gaps": the 25th percentile, as a fraction word from figures()
+    fig = lesson.figures()
+    assert lesson.SEMANTIC_PERCENTILE == 25 and fig["sem_fraction"] == "a quarter"
+    assert f"about {fig['sem_fraction']} of the gaps" in PROSE
+    assert lesson.relative_cuts(100, lesson.SEMANTIC_PERCENTILE) == 25
+
+
+def test_the_code_comments_state_the_lessons_constants():
+    from chunklib.course.words import WORDS as words
+
+    code = "\n".join(c.source for c in NB.cells if c.cell_type == "code")
+    assert f"# To do 1: Fixed windows of {lesson.PART1_SIZE} characters: how many chunks?" in code
+    size = lesson.PART1_SIZE
+    assert f": recursive_split(text, {size}, separators): into how many pieces" in code
+    assert f": merge_spans(recursive_split(text, {size}, separators), {size}): how many" in code
+    assert len(P1_SENT) == 3 and code.count("How many of the three sentences does no") == 2
+    assert (f"# the {lesson.SEMANTIC_PERCENTILE}th percentile of the cosines, "
+            f"{words[lesson.HAND_DECIMALS]} decimals (a float)") in code
+    assert f"percentile={lesson.SEMANTIC_PERCENTILE}), cuts=False" in code
+    assert len(split_sentences(lesson.hand_stretch())) == lesson.HAND_SENTENCES
+    assert f"# the passage's first {words[lesson.HAND_SENTENCES]} sentences" in code
+    assert "split_text(passage, 64, length=wordpiece_count)  # at most 64 word pieces" in code
+
+
+def test_the_counts_in_words_are_the_lessons():
+    # "all four separators"; quiz 6's "One: only the least similar pair, as in the stretch done
+    # by hand" (a wrong option, but its premise, one cut in the stretch, must hold)
+    assert len(DEFAULT_SEPARATORS) == 4
+    assert "with all four off only hard cuts remain" in PROSE and "Switch all four separators off" \
+        in PROSE and "With all four separators on" in QUIZ
+    hand = semantic_split(lesson.hand_stretch(), percentile=lesson.SEMANTIC_PERCENTILE)
+    assert len(hand.breakpoints) == 1
+    options = " ".join(t for q in RENDERED_QUIZ for t, _why in q.options.values())
+    assert "One: only the least similar pair, as in the stretch done by hand" in options

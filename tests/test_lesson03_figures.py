@@ -196,3 +196,60 @@ def test_only_spans_of_o_plus_one_are_guaranteed():
     # O + 1 = 51 always fits; 52 does not for some start (the lesson's claim)
     assert all(whole_in_some_chunk(1000, 200, 50, a, a + 51) for a in range(950))
     assert not all(whole_in_some_chunk(1000, 200, 50, a, a + 52) for a in range(949))
+
+
+def test_the_seed_to_do_comments_are_chunklibs():
+    """The seed page's To-do prompts restate derived figures of Example 1: pinned here."""
+    code = "\n".join(c.source for c in NB.cells if c.cell_type == "code")
+    n, size, o = 1000, 200, 50
+    s = w.stride(size, o)
+    assert f"# To do 1: Chunk size {size} with overlap {o}: what is the stride?" in code
+    assert f"K = 1 + ceil(({n} − {size}) / {s}) = ?" in code
+    starts = ", ".join(map(str, w.chunk_starts(n, size, o)))
+    assert f"# To do 3: The chunks start at {starts}. Tokens in the last chunk?" in code
+    assert (f"({w.n_chunks(n, size, o) - 1} full chunks of {size} plus the last)"
+            in code)
+    n2, size2, o2 = 1000, 250, 100
+    assert f"# To do 5: Chunk size {size2} with overlap {o2}: what is the stride?" in code
+    assert f"K = 1 + ceil(({n2} − {size2}) / stride) = ?" in code
+    assert f"(K − 1 full chunks of {size2} plus the last)" in code
+    assert [c.expected() for k, c in overlap.CHECKS.items() if k.startswith("ex")] == [
+        s, w.n_chunks(n, size, o), 100, 1300, w.stride(size2, o2), 6, 250, 1500]
+
+
+def test_the_chapter_reference_states_chunklibs_figures():
+    """The chapter reference (chunklib/course/reference.md, the same text in every lesson) is
+    typed, not rendered: each figure it states is recomputed here, and a number it states
+    without a claim below fails."""
+    from chunklib.course import chapter_reference
+
+    text = " ".join(chapter_reference().split())
+    starts = w.chunk_starts(1000, 200, 50)
+    range_bug = [(s, min(s + 250, 1000)) for s in range(0, 1000, w.stride(250, 100))]
+    claims = [
+        ("$N = 1000$, $C = 200$, $O = 50$: stride $S = 150$, $K = 1 + \\lceil 800 / 150 \\rceil "
+         "= 7$", w.stride(200, 50) == 150 and w.n_chunks(1000, 200, 50) == 7),
+        ("starts 0, 150, 300, 450, 600, 750, 900, the last chunk holds 100 units",
+         starts == list(range(0, 901, 150)) and w.chunk_lengths(1000, 200, 50)[-1] == 100),
+        ("$6 \\times 200 + 100 = 1300$ positions are stored: 1.3 times the document",
+         w.stored_positions(1000, 200, 50) == 1300
+         and w.duplication_factor(1000, 200, 50) == 1.3),
+        ("$N = 1000$, $C = 250$, $O = 100$: stride 150, $K = 1 + \\lceil 750 / 150 \\rceil = 6$, "
+         "starts 0 to 750, and the last chunk (750, 1000) fits exactly",
+         w.stride(250, 100) == 150 and w.n_chunks(1000, 250, 100) == 6
+         and w.window_spans(1000, 250, 100)[-1] == (750, 1000)),
+        ("A loop over `range(0, N, S)` adds a seventh chunk (900, 1000) that repeats the end of "
+         "the sixth", len(range_bug) == 7 and range_bug[-1] == (900, 1000)
+         and range_bug[-2] == (750, 1000)),
+        ("a chunk of size 1000 with overlap 200 stores 1000 units, 800 of them new, not 1200",
+         max(w.chunk_lengths(100_000, 1000, 200)) == 1000 and w.stride(1000, 200) == 800),
+        ("20 % overlap on 1000-token chunks stores about 25 % more than the document",
+         round(w.duplication_factor(100_000, 1000, 200), 2) == 1.25),
+    ]
+    for claim, true in claims:
+        assert claim in text and true, claim
+    code_figures = "1000 200 50 900 1000 7 1300 1000 250 100 6 0 200 50"  # its own asserts run
+    pinned = set(re.findall(r"\d+(?:\.\d+)?", " ".join(c for c, _ in claims) + code_figures))
+    names = re.sub(r"\(lesson \d\)|\$O \+ 1\$|2S", " ", text)  # a lesson, O + 1, 0, S, 2S
+    stated = set(re.findall(r"(?<![\w.])\d+(?:\.\d+)?", names))
+    assert stated - pinned - {"0", "1"} == set()  # 0 and 1 only in formulas (K − 1, 0 ≤ O)

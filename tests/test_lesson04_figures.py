@@ -181,6 +181,19 @@ def test_figures_are_the_numbers_the_tests_recompute():
     assert F["minilm_trained_positions"] == 128 and F["minilm_positions"] == 256
 
 
+def test_the_demo_comment_and_the_predict_hint_state_the_default_budget():
+    code = "\n".join(c.source for c in NB.cells if c.cell_type == "code")
+    assert (f"chunks = structure_chunks(guide)  # budget {DEFAULT_SIZE} characters; overlap "
+            f"{DEFAULT_OVERLAP}, for hard splits only") in code
+    assert (f"windows of {DEFAULT_SIZE} characters that overlap by {DEFAULT_OVERLAP}."
+            in cs.CHECKS["predict_repeated"].hint)
+    assert F["oversized_word"] == "one" and F["oversized_word_cap"] == "One"
+    assert len(cs.SPANS) == 3 and F["spans_word"] == "three"
+    assert "A chunker gives three chunks of" in PROSE
+    assert "Add up the three lengths" in cs.CHECKS["ex_repeated"].hint
+    assert "Add up the three chunk lengths" in cs.CHECKS["ex_seed_d"].hint
+
+
 def test_the_acl_cell_shows_both_strategies():
     code = "\n".join(c.source for c in NB.cells if c.cell_type == "code")
     assert "acl_window_chunks(guide)" in code and "readable(to_dict(first), groups)" in code

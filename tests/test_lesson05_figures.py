@@ -262,7 +262,10 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
 QUIZ_CLAIMS = [
     ("40-chunk document", cl.ordinal_ids_moved(40, 2)[0] == 38),
     ("The 38 chunks from ordinal 2 on", cl.ordinal_ids_moved(40, 2) == (38, 0)),
-    ("The heading above six chunks", SECTION == 6),
+    ("are removed, one result is left", cl.QUIZ_TOP_K - cl.QUIZ_REMOVED == 1
+     and cl.figures()["quiz_left_word"] == "one"),
+    ("The heading above six chunks", SECTION == 6 == cl.figures()["section_chunks"]
+     and cl.figures()["section_chunks_word"] == "six"),
     # question 1 with source_id + ordinal ids: each moved chunk takes its successor's old id
     ("it takes the id its successor had, and the last one gets an id that was never used; the "
      "new paragraph takes the old id of ordinal 2", ordinal_ids_shift(40, 2)),
@@ -352,3 +355,28 @@ def test_the_failing_build_of_the_lesson_needs_no_model_run_either():
     assert failing.calls == cl.FAIL_CALL - 1 and failing.computed == 0 and COMPUTED == 0
     assert 'MiniLMEmbedder(hook=embedding_service_down)' in CODE
     assert '"Harbor Deployment Guide"' in CODE
+
+
+def test_the_to_do_comments_state_the_part1_document():
+    doc, _at = cl.PART1_ORDINAL
+    assert f"how many of the {doc} old chunks now have a different id?" in CODE
+    assert f"how many of the {doc} old chunks have a different id?" in CODE
+    assert f"A document has {doc} chunks, one paragraph each." in PROSE
+
+
+def test_the_production_query_has_the_three_terms_the_prose_counts():
+    import re
+    assert '"production 4 SRE"' in CODE
+    assert len(set(re.findall(r"\w+", "production 4 SRE".lower()))) == 3
+    assert "no chunk an employee may read holds all three terms" in PROSE
+
+
+def test_the_field_counts_are_the_id_functions():
+    import inspect
+
+    from chunklib.identity import chunk_id, index_entry_id
+    assert len(inspect.signature(chunk_id).parameters) == 7
+    assert len(inspect.signature(index_entry_id).parameters) == 4
+    assert "`H` of the seven fields, in this order" in PROSE
+    assert "Go through the seven fields of the chunk id" in cl.CHECKS["predict_kept"].hint
+    assert "`H` of the four" in PROSE

@@ -133,3 +133,20 @@ def test_the_points_a_lesson_states_are_its_grade_cells(lesson):
               for kind in POINTS}
     assert points == {kind: {p} for kind, p in POINTS.items()}
     assert (figures["examples_points"], figures["hidden_points"]) == tuple(POINTS.values())
+
+
+@pytest.mark.parametrize("lesson", sorted(CONVERTED))
+def test_the_count_of_part2_functions_is_the_notebooks(lesson):
+    """"Write the four functions below" and the title's count: one word per Part 2 function,
+    counted from the notebook's example cells (``test_<function>_examples``)."""
+    from chunklib.course.words import WORDS
+
+    nb = nbformat.read(sync_prose.notebook_of(sync_prose.ROOT / "notebooks" / lesson),
+                       as_version=4)
+    functions = [c for c in nb.cells if re.fullmatch(
+        r"test_\w+_examples", c.metadata.get("nbgrader", {}).get("grade_id", ""))]
+    text = " ".join(" ".join(c.source for c in nb.cells if c.cell_type == "markdown").split())
+    stated = re.findall(r"\b(\w+) functions (?:below|are independent|you just|"
+                        r"that turn|that compute)", text)
+    assert stated and {word.lower() for word in stated} == {WORDS[len(functions)]}, \
+        (lesson, stated, len(functions))

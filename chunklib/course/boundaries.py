@@ -26,6 +26,7 @@ from chunklib.course.selfcheck import Check
 from chunklib.course.words import ORDINALS as _ORDINALS
 from chunklib.course.words import WORDS as _WORDS
 from chunklib.course.words import and_list as _listed
+from chunklib.course.words import fraction as _fraction
 from chunklib.semantic import (
     ABBREVIATIONS,
     _require_percentile,
@@ -197,6 +198,7 @@ def semantic_figures() -> dict[str, object]:
     (at,) = [i for i, c in enumerate(plain.similarities) if c == plain.threshold]
     return {
         "sem_percentile": p, "sem_share": p / 100, "sem_dims": DIMENSION,
+        "sem_fraction": _fraction(100 // p) if 100 % p == 0 else f"{p} %",
         "sem_read": MINILM_MAX_SEQ_LENGTH - MINILM_SPECIAL_TOKENS,
         "sem_trained": MINILM_TRAINED_LENGTH,
         "hand_n": HAND_SENTENCES, "hand_gaps": gaps, "hand_last": HAND_SENTENCES - 1,

@@ -17,6 +17,7 @@ from chunklib.course.quiz import Question
 from chunklib.course.selfcheck import Check
 from chunklib.course.words import WORDS as _WORDS
 from chunklib.course.words import and_list as _and_list
+from chunklib.course.words import fraction as _fraction
 from chunklib.evaluation import evidence_complete, span_iou, span_precision, span_recall
 from chunklib.intervals import intersection_length, total_length, union_length
 
@@ -147,6 +148,7 @@ def figures() -> dict[str, object]:
     long_answers = [q for q in cut_s400 if q not in HEADER_QUESTIONS]
     _n, myth_size, myth_overlap = MYTH
     overlaps = ex.sweep_overlaps(size)
+    best_precision = max(ex.summarize(s).precision for s in ex.LESSON_STRATEGIES)
     return {
         "questions": len(questions), "k": ex.K, "point_per_question": round(100 / len(questions),
                                                                            1),
@@ -166,6 +168,7 @@ def figures() -> dict[str, object]:
         "asked_by_others": sum(q.groups != ("employees",) or q.tenant_id != "kestrel"
                                for q in questions),
         "two_span_questions": sum(len(q.evidence) > 1 for q in questions),
+        "other_tenant_questions": _WORDS[sum(q.tenant_id != "kestrel" for q in questions)],
         "header_questions": len(HEADER_QUESTIONS),
         "header_questions_word": _WORDS[len(HEADER_QUESTIONS)],
         "ex2_hits_word": _WORDS[len(EX2_HITS)].capitalize(),
@@ -182,6 +185,8 @@ def figures() -> dict[str, object]:
         "s400_overlap": ex.structure_overlap(size),
         "s400_near_duplicates": s400.near_duplicates, "s400_hits": s400.hits,
         "s400_retrieved_chars": s400.retrieved_chars,
+        "best_precision": best_precision,
+        "best_precision_fraction": _fraction(round(1 / best_precision)),
         "s400_vs_w200_word": _WORDS[abs(w200.complete - s400.complete)],
         "pc_vs_s1000_word": _WORDS[abs(pc200.complete - s1000.complete)],
         "stop_drop_word": _WORDS[stop.complete - after.complete],
@@ -300,6 +305,12 @@ def _retriever_figures() -> dict[str, object]:
     named = {f"{kind.replace('-', '_')}_{size}_{overlap}": (kind, size, overlap)
              for kind, size, overlap in UNRANKED["a100_w100"]}  # the pair quiz question 5 shows
     out = {f"{key}_by_r": _by_retriever(*spec) for key, spec in named.items()}
+    one, other = (ex.Strategy(*spec) for spec in UNRANKED["a100_w100"])
+    gapped = [r for r in RETRIEVERS if ex.summarize(one, ex.K, r).complete
+              != ex.summarize(other, ex.K, r).complete]
+    out.update({"a100_w100_ties_word": _WORDS[len(RETRIEVERS) - len(gapped)],
+                "a100_w100_ties_word_cap": _WORDS[len(RETRIEVERS) - len(gapped)].capitalize(),
+                "a100_w100_gaps_word": _WORDS[len(gapped)], "a100_w100_gap_by": _and_list(gapped)})
     points = {r: sw.averaged_sweep(EX3_SIZE, r) for r in RETRIEVERS}
     at = {p.overlap: i for i, p in enumerate(points[RETRIEVERS[0]])}
     first, second = (at[STOP_EXAMPLE_OVERLAP], at[0]), (at[2 * STOP_EXAMPLE_OVERLAP],
@@ -312,7 +323,8 @@ def _retriever_figures() -> dict[str, object]:
     dense = points[ex.MAIN_RETRIEVER]
     pc = ex.Strategy("parent-child", SMALL_SIZE)
     header = [q for q in HEADER_QUESTIONS if ex.evaluate(pc)[_index(q)].complete]
-    return {**out, **_comparison_figures(), "n_offsets": sw.N_OFFSETS, "rrf_k": RRF_K,
+    return {**out, **_comparison_figures(), "n_offsets": sw.N_OFFSETS,
+            "offset_step": _fraction(sw.N_OFFSETS), "rrf_k": RRF_K,
             "offset_spread_max": max(max(p.complete) - min(p.complete)
                                      for r in RETRIEVERS for p in points[r]),
             "dense_means": _and_list([f"{p.mean:.2f}" for p in dense]),
@@ -506,15 +518,16 @@ QUIZ = [
         "plain windows of the same size and overlap complete {windows_400_100_by_r}. What does "
         "the lesson conclude about the two strategies?",
         {
-            "A": ("Nothing about their order: only hybrid sees a gap.",
+            "A": ("Nothing about their order: only {a100_w100_gap_by} sees a gap.",
                   "A conclusion about chunking must hold whichever retriever ranks the chunks. "
-                  "Two retrievers tie, and hybrid's split, {split_by_r[a100_w100][hybrid]}, is "
+                  "{a100_w100_ties_word_cap} retrievers tie, and hybrid's split, "
+                  "{split_by_r[a100_w100][hybrid]}, is "
                   "one a coin gives more often than not (p = {p_by_r[a100_w100][hybrid]}): the "
                   "lesson ranks neither."),
             "B": ("Cutting at ACL changes helps: hybrid shows the gain.",
-                  "Only one retriever sees a gap, and even there the split, "
+                  "Only {a100_w100_gaps_word} retriever sees a gap, and even there the split, "
                   "{split_by_r[a100_w100][hybrid]}, is one a coin gives often: it shows no gain."),
-            "C": ("They are equal: two of the three retrievers tie.",
+            "C": ("They are equal: {a100_w100_ties_word} of the three retrievers tie.",
                   "A tie on {questions} questions does not show equality either; and counting "
                   "votes among retrievers is not a test. The lesson draws no conclusion."),
             "D": ("Use hybrid retrieval, since it separates the two.",

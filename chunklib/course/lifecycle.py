@@ -151,7 +151,7 @@ def figures() -> dict[str, object]:
     doc, at = ORDINAL_EXAMPLE
     first, renamed = replay["first"], replay["renamed"]
     return {
-        "size": DEFAULT_SIZE, "section_chunks": section,
+        "size": DEFAULT_SIZE, "section_chunks": section, "section_chunks_word": _WORDS[section],
         "matrix_paragraphs": _WORDS[sum(c.kind == "paragraph" for c in matrix)],
         "matrix_rows": _WORDS[sum(c.kind == "table" for c in matrix)],
         "first_generation": first.generation, "query": QUERY,
@@ -166,6 +166,7 @@ def figures() -> dict[str, object]:
         "ordinal_moved": ordinal_ids_moved(doc, at)[0],
         "ordinal_at": at, "ordinal_chunk": at + 1, "ordinal_next": at + 1,
         "quiz_k": QUIZ_TOP_K, "quiz_removed": QUIZ_REMOVED, "quiz_next_rank": QUIZ_TOP_K + 1,
+        "quiz_left_word": _WORDS[QUIZ_TOP_K - QUIZ_REMOVED],
         "ordinal_successor": ordinal_ids_moved(doc, at)[0] - 1,
         "fixture_chunks": replay["stored"], "fixture_entries": first.entries,
         "fixture_calls": replay["first_calls"], "fixture_computed": replay["first_computed"],
@@ -393,9 +394,9 @@ QUIZ = [
                   "Display is the last place a leak can happen, not the first; scores and logs "
                   "already depended on the unauthorized text."),
             "C": ("It is slower, but returns the same results as filtering first.",
-                  "Not the same results: if {quiz_removed} of the top {quiz_k} are removed, one "
-                  "result is left, though other readable chunks ranked {quiz_next_rank}th and "
-                  "later would have filled k."),
+                  "Not the same results: if {quiz_removed} of the top {quiz_k} are removed, "
+                  "{quiz_left_word} result is left, though other readable chunks ranked "
+                  "{quiz_next_rank}th and later would have filled k."),
             "D": ("Only the ranking order of the remaining results changes.",
                   "The order of what remains is the same; what is lost is the count and the "
                   "confidentiality."),
@@ -421,8 +422,8 @@ QUIZ = [
         "C",
     ),
     Question(
-        "The heading above six chunks is renamed; their bodies do not change. With this "
-        "course's ids, which of these change for the six chunks?",
+        "The heading above {section_chunks_word} chunks is renamed; their bodies do not change. "
+        "With this course's ids, which of these change for the {section_chunks_word} chunks?",
         {
             "A": ("Their chunk ids, and with them everything else.",
                   "The chunk id is derived from the body's element, span and content, which "

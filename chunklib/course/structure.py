@@ -24,7 +24,7 @@ from chunklib.course.words import WORDS as _WORDS
 from chunklib.elements import heading_paths, parse_elements
 from chunklib.intervals import duplication_ratio, total_length, union_length
 from chunklib.records import ChunkRecord
-from chunklib.structure import structure_chunks
+from chunklib.structure import DEFAULT_OVERLAP, DEFAULT_SIZE, structure_chunks
 
 # Part 1 data: an outline to read heading paths from (note the skipped level under "Failover
 # steps"), three chunk spans that skip part of their source, and the renamed heading.
@@ -122,8 +122,6 @@ def figures() -> dict[str, object]:
     """
     from chunklib.course.fixture import load_sources
     from chunklib.structure import (
-        DEFAULT_OVERLAP,
-        DEFAULT_SIZE,
         acl_runs,
         acl_window_chunks,
         duplication,
@@ -162,6 +160,7 @@ def figures() -> dict[str, object]:
         "size": DEFAULT_SIZE, "overlap": DEFAULT_OVERLAP, "small_size": SMALL_SIZE,
         "guide_chars": n, "oversized_chars": oversized.end - oversized.start,
         "oversized_word": _WORDS[len(oversized_all)],
+        "oversized_word_cap": _WORDS[len(oversized_all)].capitalize(),
         "fixture_sources_word": _WORDS[len(sources)],
         "fixture_structure_duplication": fixture_duplication(sources, structure_chunks),
         "fixture_window_duplication": fixture_duplication(sources, window_chunks),
@@ -207,6 +206,7 @@ def figures() -> dict[str, object]:
         "longest_number": chunks[longest].ordinal + 1,
         "retrieval_over_trained": sum(p > trained for p in positions),
         "source_length": SOURCE_LENGTH, "spans": ", ".join(map(str, SPANS)),
+        "spans_word": _WORDS[len(SPANS)],
         "gap_start": SPANS[1][1], "gap_end": SPANS[2][0],
         "footer_chars": SOURCE_LENGTH - SPANS[-1][1],
         "citable_a": texts["A"], "citable_b": texts["B"],
@@ -218,10 +218,11 @@ def figures() -> dict[str, object]:
 
 _PATH = ("Walk back up the outline: the parent is the nearest heading above with a smaller "
          "level, whatever its level is. Write a tuple of the titles, top level first.")
-_REPEATED = ("Add up the three lengths, then subtract the length of their union, the characters "
-             "some chunk holds.")
+_REPEATED = (f"Add up the {_WORDS[len(SPANS)]} lengths, then subtract the length of their union, "
+             "the characters some chunk holds.")
 _RATIO = "Divide the characters stored twice by the length of the whole source."
-_SEED = "Add up the three chunk lengths, then subtract the source length, exactly as written."
+_SEED = (f"Add up the {_WORDS[len(SPANS)]} chunk lengths, then subtract the source length, "
+         "exactly as written.")
 _CITABLE = ("A citation must quote characters that stand in the source at the chunk's span; "
             "write \"A\" or \"B\".")
 _HASH = ("`content_sha256` is the hash of the citable text and `retrieval_sha256` the hash "
@@ -231,9 +232,10 @@ _HASH = ("`content_sha256` is the hash of the citable text and `retrieval_sha256
 
 CHECKS = {
     "predict_repeated": Check(structure_repeated,
-                              "Only the long paragraph is cut: into windows of 1000 characters "
-                              "that overlap by 100. Count its windows, then the stretches "
-                              "two windows share. Nothing else is repeated."),
+                              "Only the long paragraph is cut: into windows of "
+                              f"{DEFAULT_SIZE} characters that overlap by {DEFAULT_OVERLAP}. "
+                              "Count its windows, then the stretches two windows share. Nothing "
+                              "else is repeated."),
     "ex_path_a": Check(lambda: outline_path(PATH_A_TITLE), _PATH),
     "ex_path_b": Check(lambda: outline_path(PATH_B_TITLE), _PATH),
     "ex_repeated": Check(lambda: total_length(SPANS) - union_length(SPANS), _REPEATED),
@@ -273,11 +275,12 @@ QUIZ = [
         {
             "A": ("{structure_duplication:.4f} for the structure-aware chunks and "
                   "{window_duplication:.4f} for the fixed windows.",
-                  "One paragraph, {oversized_chars} characters long, is the only element over "
-                  "budget, so {structure_repeated} characters are stored twice. The {windows} "
-                  "windows repeat {overlap} characters at each of their {window_joins} joins: "
-                  "{window_repeated}, more than {naive_percent} % because each window brings only "
-                  "{size} − {overlap} = {window_new_chars} new characters."),
+                  "{oversized_word_cap} paragraph, {oversized_chars} characters long, is the only "
+                  "element over budget, so {structure_repeated} characters are stored twice. The "
+                  "{windows} windows repeat {overlap} characters at each of their "
+                  "{window_joins} joins: {window_repeated}, more than {naive_percent} % "
+                  "because each window brings only {size} − {overlap} = {window_new_chars} new "
+                  "characters."),
             "B": ("{naive_ratio:.4f} for both, just as overlap / size estimates.",
                   "The estimate overlap / size assumes that every chunk boundary repeats O "
                   "characters. The structure-aware strategy repeats text only inside an element "
@@ -286,7 +289,7 @@ QUIZ = [
             "C": ("{no_duplication:.4f} for the structure-aware chunks, since sections never "
                   "overlap, and {naive_ratio:.4f} for the windows.",
                   "Sections do not overlap, but an element longer than the budget is cut into "
-                  "overlapping pieces, and the guide has one."),
+                  "overlapping pieces, and the guide has {oversized_word}."),
             "D": ("{structure_stored_share:.4f} for the structure-aware chunks and "
                   "{window_stored_share:.4f} for the fixed windows.",
                   "These divide the repeated characters by all the characters each strategy "

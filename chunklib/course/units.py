@@ -18,11 +18,12 @@ The numbers in the quiz explanations are pinned by ``tests/test_lesson01_figures
 import unicodedata
 from statistics import median
 
-from chunklib.budgets import minilm_reads, prefix_end, spans_of, units_within
+from chunklib.budgets import UNIT_KINDS, minilm_reads, prefix_end, spans_of, units_within
 from chunklib.course import POINTS
 from chunklib.course.passages import sample_passage
 from chunklib.course.quiz import Question
 from chunklib.course.selfcheck import Check
+from chunklib.course.words import ORDINALS as _ORDINALS
 from chunklib.course.words import WORDS as _WORDS
 from chunklib.sentences import split_sentences
 from chunklib.tokens import (
@@ -88,6 +89,9 @@ TRIES = {"words": ("words", 160), "small_words": ("words", 30),
 MARKER_EXAMPLE = 3
 #: The short texts the lesson counts unit by unit.
 UNICODE_DEMO = "cafe\u0301 👩\u200d💻 日本語の文章です。"
+#: The sentence the lesson counts in every unit kind, and the two emoji its prose counts.
+OFFSETS_DEMO = "The runbook's 🚨 alert: don't panic."
+SIREN, TECHNOLOGIST = "🚨", "👩\u200d💻"
 #: Quiz question 3: café typed as an e and a combining accent.
 QUIZ_CAFE = "cafe\u0301"
 #: Quiz question 4: four woman-technologist emoji, and the chunker's limit in characters.
@@ -180,7 +184,20 @@ def figures() -> dict[str, object]:
     demo = UNICODE_DEMO.split(" ")
     fig.update({f"unicode_units_{i}": _WORDS[len(unit_spans(t))] for i, t in enumerate(demo)})
     fig.update(_quiz_figures(fig))
+    fig.update(_unicode_figures())
     return fig
+
+
+def _unicode_figures() -> dict[str, object]:
+    """The counts of the idea and of "Units keep their offsets": unit kinds, the code points of
+    👩‍💻, the cl100k tokens and UTF-8 bytes of 🚨, alone and in the demo sentence."""
+    at = OFFSETS_DEMO.index(SIREN)
+    sharing = [s for s, e in token_spans(OFFSETS_DEMO) if s <= at < e]
+    return {"unit_kinds_word": _WORDS[len(UNIT_KINDS)],
+            "technologist_len_word": _WORDS[len(TECHNOLOGIST)],
+            "siren_tokens_word": _WORDS[len(token_spans(SIREN))],
+            "siren_demo_tokens_word": _WORDS[len(sharing)],
+            "siren_bytes_word": _WORDS[len(SIREN.encode("utf-8"))]}
 
 
 def _truncation_figures(passage: str) -> dict[str, object]:
@@ -213,6 +230,15 @@ def _quiz_figures(fig: dict[str, object]) -> dict[str, object]:
         "q5_n": n, "q5_size": size, "q5_k": len(windows), "q5_full": len(windows) - 1,
         "q5_even": round(n / (n // size)), "q5_last": windows[-1][1] - windows[-1][0],
         "q5_empty": 0, "q5_full_end": windows[-2][1], "q5_window": windows[-1],
+        "q5_full_word": _WORDS[len(windows) - 1],
+        "q5_full_word_cap": _WORDS[len(windows) - 1].capitalize(),
+        "q5_k_ordinal": _ORDINALS[len(windows) - 1],
+        "emoji_count_word": _WORDS[len(QUIZ_EMOJI) // len(TECHNOLOGIST)],
+        "emoji_byte_chunks_word_cap": _WORDS[len(fixed_windows(emoji_bytes, QUIZ_EMOJI_LIMIT))]
+        .capitalize(),
+        "emoji_chunks_word_cap": _WORDS[len(fixed_windows(len(QUIZ_EMOJI), QUIZ_EMOJI_LIMIT))]
+        .capitalize(),
+        "emoji_cut_ordinal": _ORDINALS[QUIZ_EMOJI_LIMIT // len(TECHNOLOGIST)],
         "q6_over": _overflowing("cl100k_tokens", MINILM_MAX_SEQ_LENGTH),
         "q6_k": len(_windows("cl100k_tokens", MINILM_MAX_SEQ_LENGTH)),
         "q6_pieces_min": min(q6_full), "q6_pieces_max": max(q6_full),
@@ -220,9 +246,15 @@ def _quiz_figures(fig: dict[str, object]) -> dict[str, object]:
 
 
 def _reach_letter() -> str:
-    """The Predict-first option that holds: where the first 1000 cl100k tokens end."""
-    reach = prefix_end(token_spans(sample_passage()), 1000)
-    return "A" if reach < 1500 else "B" if reach < 3000 else "C" if reach < 5757 else "D"
+    """The Predict-first option that holds: D when the first ``BUDGET`` cl100k tokens run past
+    the passage, else the option (A, B or C) whose character is nearest to where they end."""
+    passage = sample_passage()
+    tokens = token_spans(passage)
+    if len(tokens) <= BUDGET:
+        return "D"
+    reach = prefix_end(tokens, BUDGET)
+    options = {"A": BUDGET, "B": 2 * BUDGET, "C": round(reach, -2)}
+    return min(options, key=lambda letter: abs(options[letter] - reach))
 
 
 _K = ("Divide N by C and round up: a part-filled window at the end is still a chunk, "
@@ -231,7 +263,7 @@ _LAST = ("The first K − 1 chunks are full, C units each; the last holds what i
          "N − (K − 1)·C, which is at least 1 and at most C.")
 _REACH = ("A cl100k token is often a whole short word with its leading space, so a budget in "
           "tokens reaches several times further than the same number of characters. Try it in "
-          "the explorer: choose cl100k tokens and C = 1000, and read where chunk 1 ends.")
+          f"the explorer: choose cl100k tokens and C = {BUDGET}, and read where chunk 1 ends.")
 
 CHECKS = {
     "predict_reach": Check(_reach_letter, _REACH),
@@ -256,8 +288,9 @@ QUIZ = [
                   "It is the other way round: one token holds several characters, so a "
                   "character budget is the smaller one."),
             "D": ("About half: a token is roughly two characters.",
-                  "English prose averages well over two characters per cl100k token, because "
-                  "a token is often a whole word. Numbers, code, emoji and rare words cost more "
+                  "English prose averages well over two characters per cl100k token "
+                  "({chars_per_token:.1f} on this passage), because a token is often a whole "
+                  "word. Numbers, code, emoji and rare words cost more "
                   "tokens per character, so measure on your own documents."),
         },
         "B",
@@ -310,23 +343,24 @@ QUIZ = [
     ),
     Question(
         "A chunker cuts fixed windows of at most {emoji_limit} characters, counted with Python's "
-        "`len`. The text is four 👩‍💻 emoji (woman technologist) in a row. What does it make of "
-        "them?",
+        "`len`. The text is {emoji_count_word} 👩‍💻 emoji (woman technologist) in a row. What "
+        "does it make of them?",
         {
-            "A": ("One chunk: four visible characters fit in {emoji_limit}.",
+            "A": ("One chunk: {emoji_count_word} visible characters fit in {emoji_limit}.",
                   "Python sees {emoji_len} code points: each 👩‍💻 is 👩, an invisible zero-width "
                   "joiner (U+200D) and 💻."),
-            "B": ("Five chunks, because it counts UTF-8 bytes.",
+            "B": ("{emoji_byte_chunks_word_cap} chunks, because it counts UTF-8 bytes.",
                   "Python's len counts code points, not bytes (the text is {emoji_bytes} bytes in "
                   "UTF-8)."),
             "C": ("None: it raises an error, as emoji are not text.",
                   "Emoji are ordinary Unicode text. Nothing complains; the cut just lands "
                   "inside one."),
-            "D": ("Two chunks, with the cut falling inside the fourth emoji.",
+            "D": ("{emoji_chunks_word_cap} chunks, with the cut falling inside the "
+                  "{emoji_cut_ordinal} emoji.",
                   "The {emoji_len} code points make windows {emoji_first} and {emoji_second}, and "
-                  "offset {emoji_limit} falls inside the fourth emoji: the first chunk ends with "
-                  "👩, the second starts with the joiner and 💻, and each shows a broken piece of "
-                  "it."),
+                  "offset {emoji_limit} falls inside the {emoji_cut_ordinal} emoji: the first "
+                  "chunk ends with 👩, the second starts with the joiner and 💻, and each shows a "
+                  "broken piece of it."),
         },
         "D",
     ),
@@ -339,14 +373,15 @@ QUIZ = [
             "B": ("About {q5_even}: the units are spread evenly over the chunks.",
                   "Some chunkers balance their sizes; fixed windows fill each window before "
                   "starting the next."),
-            "C": ("{q5_last}: the units left after three full chunks.",
+            "C": ("{q5_last}: the units left after {q5_full_word} full chunks.",
                   "K = ⌈{q5_n} / {q5_size}⌉ = {q5_k}, and the last holds {q5_n} − "
-                  "{q5_full}·{q5_size}: the first three chunks hold {q5_size} each and the fourth "
-                  "what is left."),
-            "D": ("{q5_empty}: a fourth window would be empty, so there are three.",
-                  "Three windows end at {q5_full_end} and miss the last {q5_last} units; the "
-                  "fourth, {q5_window}, holds them. No window is ever empty: when C divides N "
-                  "exactly, the last chunk is full."),
+                  "{q5_full}·{q5_size}: the first {q5_full_word} chunks hold {q5_size} each and "
+                  "the {q5_k_ordinal} what is left."),
+            "D": ("{q5_empty}: a {q5_k_ordinal} window would be empty, so there are "
+                  "{q5_full_word}.",
+                  "{q5_full_word_cap} windows end at {q5_full_end} and miss the last {q5_last} "
+                  "units; the {q5_k_ordinal}, {q5_window}, holds them. No window is ever empty: "
+                  "when C divides N exactly, the last chunk is full."),
         },
         "C",
     ),
@@ -360,9 +395,9 @@ QUIZ = [
                   "the model that reads the text."),
             "B": ("No: on the passage {q6_over} of its {q6_k} chunks are longer than the "
                   "{pieces_read} word pieces the model reads.",
-                  "The model counts its own word pieces, and [CLS] and [SEP] take two of its "
-                  "{max_seq_length} positions. Count with the model's tokenizer and leave room "
-                  "for both."),
+                  "The model counts its own word pieces, and [CLS] and [SEP] take "
+                  "{special_words} of its {max_seq_length} positions. Count with the model's "
+                  "tokenizer and leave room for both."),
             "C": ("Yes, as long as no chunk cuts a sentence, since the model reads sentence by "
                   "sentence.",
                   "The model reads whatever text it is given, up to its limit. Where a chunk "
