@@ -28,6 +28,7 @@ from chunklib.tokens import (
 )
 from chunklib.truncation import truncation
 from chunklib.units import cut_sentences, fixed_windows, unit_spans
+from chunklib.widgets.units import UnitsExplorer
 from chunklib.windows import unit_windows
 from tests.nbgrading import lesson_notebook
 
@@ -348,8 +349,10 @@ def test_part1_prompts_and_hints_state_chunklibs_numbers():
         n, size = course.part1_n(ex), course.PART1[ex][1]
         assert f": Example {number} (N = {n}, C = {size}): how many chunks K?" in CODE, ex
     # the Predict-first hint names the budget the question and the explorer use
-    assert f"C = {course.BUDGET}, and read where chunk 1 ends" in \
-        course.CHECKS["predict_reach"].hint
+    assert "C = 1000, and read where chunk 1 ends" in course.CHECKS["predict_reach"].hint
+    slider = UnitsExplorer().size_slider  # and the explorer's slider can be set to it
+    assert slider.min <= course.BUDGET <= slider.max and course.BUDGET % slider.step == 0
+    assert course.CHECKS["predict_reach"].expected() == "C"  # near character 4700
 
 
 def test_hidden_literals_match_chunklib():

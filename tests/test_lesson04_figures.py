@@ -185,8 +185,8 @@ def test_the_demo_comment_and_the_predict_hint_state_the_default_budget():
     code = "\n".join(c.source for c in NB.cells if c.cell_type == "code")
     assert (f"chunks = structure_chunks(guide)  # budget {DEFAULT_SIZE} characters; overlap "
             f"{DEFAULT_OVERLAP}, for hard splits only") in code
-    assert (f"windows of {DEFAULT_SIZE} characters that overlap by {DEFAULT_OVERLAP}."
-            in cs.CHECKS["predict_repeated"].hint)
+    assert DEFAULT_SIZE == 1000 and DEFAULT_OVERLAP == 100
+    assert "windows of 1000 characters that overlap by 100." in cs.CHECKS["predict_repeated"].hint
     assert F["oversized_word"] == "one" and F["oversized_word_cap"] == "One"
     assert len(cs.SPANS) == 3 and F["spans_word"] == "three"
     assert "A chunker gives three chunks of" in PROSE

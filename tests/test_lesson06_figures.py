@@ -179,9 +179,9 @@ def test_every_number_rests_on_true_relations():
         assert para.kind == "paragraph" and para.end - para.start > 400
         assert end - start > F["s400_overlap"] + 1
     precisions = [s.precision for s in SUM.values()]
-    assert 0.01 < min(precisions) < max(precisions) == F["best_precision"]  # "the highest"
-    assert f"{max(precisions):.2f}" == "0.10" and F["best_precision_fraction"] == "a tenth"
-    assert "Precision is low everywhere (the highest is 0.10, about a tenth)" in PROSE
+    assert 0.01 < min(precisions) < max(precisions)
+    assert f"{max(precisions):.3f}" == "0.103" and F["best_precision_fraction"] == "a tenth"
+    assert "Precision is low everywhere (the highest is 0.103, about a tenth)" in PROSE
     # at 1000 the lead of ACL-cut windows is the questions plain windows lose to permissions
     assert F["reasons_a1000"]["unreadable"] == F["reasons_a0"]["unreadable"] == 0
     a1000, w1000 = F["reasons_a1000"], F["reasons_w1000"]
@@ -452,6 +452,6 @@ def test_q17_is_covered_by_two_windows():
 def test_the_qualitative_results_hold():
     # "with overlap 200, ... nearly every character stored twice"
     assert 0.9 < W200.index_duplication < 1 and "nearly every character stored twice" in PROSE
-    # "an answer of one or two sentences sits in 5 hits of hundreds of characters each"
+    # "an answer of one or two sentences sits in 5 hits of hundreds of characters on average"
     assert all(100 <= s.retrieved_chars / s.hits < 1000 for s in SUM.values())
-    assert "hits of hundreds of characters each" in PROSE
+    assert "hits of hundreds of characters on average" in PROSE

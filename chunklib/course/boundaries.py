@@ -23,6 +23,7 @@ from chunklib.course.comparison import compare_strategies
 from chunklib.course.passages import load_passage
 from chunklib.course.quiz import Question
 from chunklib.course.selfcheck import Check
+from chunklib.course.words import FRACTIONS
 from chunklib.course.words import ORDINALS as _ORDINALS
 from chunklib.course.words import WORDS as _WORDS
 from chunklib.course.words import and_list as _listed
@@ -198,7 +199,8 @@ def semantic_figures() -> dict[str, object]:
     (at,) = [i for i, c in enumerate(plain.similarities) if c == plain.threshold]
     return {
         "sem_percentile": p, "sem_share": p / 100, "sem_dims": DIMENSION,
-        "sem_fraction": _fraction(100 // p) if 100 % p == 0 else f"{p} %",
+        "sem_fraction": (_fraction(100 // p) if 100 % p == 0 and 100 // p in FRACTIONS
+                         else f"{p} %"),
         "sem_read": MINILM_MAX_SEQ_LENGTH - MINILM_SPECIAL_TOKENS,
         "sem_trained": MINILM_TRAINED_LENGTH,
         "hand_n": HAND_SENTENCES, "hand_gaps": gaps, "hand_last": HAND_SENTENCES - 1,
