@@ -8,6 +8,9 @@ Per lesson, the students below, autograded in the lesson's one run (tests/graded
 - the grid's right student also writes its Part 2 functions in the forms of ``FORMS`` in turn
   (keyword-only default, functools.wraps, functools.lru_cache, a helper of their own, a lambda,
   a callable object) and scores full marks.
+- every correct function written another way (``VARIANTS`` of tests/wrong/lNN_*.py: another
+  algorithm, a result built in another order or container and then converted, the standard
+  library instead of a given helper) scores full marks, in whichever notebook the class packs it.
 Some other grid students also carry wrong Part 2 functions (tests/test_autograde.py checks
 their points); ``graded_class.can_share`` shows that those cannot reach a Part 1 item.
 """
@@ -18,7 +21,7 @@ import pytest
 
 from chunklib.course import selfcheck
 from chunklib.exact import same
-from tests.graded_class import KINDS, _expected, graded_class
+from tests.graded_class import KINDS, _expected, graded_class, member
 from tests.nbgrading import lessons
 
 pytestmark = pytest.mark.slow
@@ -59,3 +62,16 @@ def test_every_form_of_a_correct_function_scores_full_marks(graded):
     got = graded["scores"]["grid-right"]
     lost = {gid: (got[gid], pts) for gid, pts in graded["max"].items() if got[gid] != pts}
     assert not lost, (graded["forms"], lost)
+
+
+def test_every_correct_function_written_another_way_scores_full_marks(graded):
+    variants = getattr(graded["wrong"], "VARIANTS", {})
+    assert len(variants) >= 4
+    lost = {}
+    for name, cells in variants.items():
+        student, mates = member(graded, f"variant {name}")
+        got = graded["scores"][student]
+        mine = {gid for fn in cells for gid in (f"test_{fn}_examples", f"test_{fn}_hidden")}
+        assert mine <= set(graded["max"]) and not mine & mates, (name, mates)
+        lost |= {(name, gid): got[gid] for gid in mine if got[gid] != graded["max"][gid]}
+    assert not lost, lost
