@@ -53,6 +53,20 @@ def search(chunks, query, tenant_id, groups, k, score=None):
     hits.sort(key=lambda h: (-h[1], h[0]))
     return hits[:k]
 '''}, {"test_search_hidden"}),
+    # keeps only positive scores: a negative one (a cosine can be negative) is dropped too
+    "negative_scores_dropped": ({"search": _TERMS + '''
+def search(chunks, query, tenant_id, groups, k, score=None):
+    if score is None:
+        score = lambda q, c: len(_terms(q) & _terms(c["retrieval_text"]))
+    hits = []
+    for c in chunks:
+        if c["tenant_id"] == tenant_id and authorized(c["acl"], groups):
+            s = score(query, c)
+            if s > 0:
+                hits.append((c["chunk_id"], s))
+    hits.sort(key=lambda h: (-h[1], h[0]))
+    return hits[:k]
+'''}, {"test_search_hidden"}),
     # ties keep the input order instead of chunk_id order
     "no_tie_break": ({"search": _TERMS + '''
 def search(chunks, query, tenant_id, groups, k, score=None):
