@@ -36,6 +36,13 @@ def fixed_windows(n, size):
 def fixed_windows(n, size):
     return [(start, min(start + size, n)) for start in range(0, n, size)]
 '''}, {"test_fixed_windows_hidden"}),
+    # the right count as a numpy integer: the examples say so, and the grader takes the points
+    "numpy_count": ({"cut_sentences": '''
+import numpy as np
+def cut_sentences(sentence_spans, windows):
+    held = [any(a <= s and e <= b for a, b in windows) for s, e in sentence_spans]
+    return np.sum(np.logical_not(held)) if held else 0
+'''}, {"test_cut_sentences_examples", "test_cut_sentences_hidden"}),
     "always_equal_list": ({"fixed_windows": '''
 class _Anything(list):
     def __eq__(self, other):
