@@ -82,4 +82,4 @@ def expect(result: object, expected: object) -> None:
         raise AssertionError(f"✗ The value is right, but not its type: {advice}.")
     shown = repr(result)
     shown = shown if len(shown) <= 300 else shown[:300] + " ..."
-    raise AssertionError(f"✗ Not yet: the function gives {shown}")
+    raise AssertionError(f"✗ Not yet: this example gives {shown}")
