@@ -94,11 +94,14 @@ def hidden_lines(source: str) -> set[int]:
 
 
 def test_an_examples_cell_loses_its_point_only_where_the_learner_sees_it_fail(graded):
+    """No examples cell of any student in the class loses its point on a hidden comparison
+    (an AssertionError on a line the learner's copy lacks): a name error or a crash on a hidden
+    line would stop the learner's copy on its first visible example too."""
     checked, unseen = 0, []
     for student, got in graded["scores"].items():
         lost = {gid for gid, pts in got.items()
                 if gid.endswith("_examples") and pts < graded["max"][gid]}
-        if not lost or student == "blank":
+        if not lost:
             continue
         notebook = lesson_notebook(graded["lesson"], graded["course"] / "autograded" / student)
         for cell in nbformat.read(notebook, as_version=4).cells:
@@ -107,7 +110,8 @@ def test_an_examples_cell_loses_its_point_only_where_the_learner_sees_it_fail(gr
             if gid in lost and errors:
                 line = cases.failing_line(errors[0].get("traceback", []))
                 checked += 1
-                if line in hidden_lines(cell.source):
+                hidden = line in hidden_lines(cell.source)
+                if hidden and errors[0].get("ename") == "AssertionError":
                     unseen.append(f"{student} {gid}: {errors[0].get('evalue', '')[:80]}")
     assert checked >= 3
     assert not unseen, "the grader took these points on a line the learner does not see:\n" + (
