@@ -5,7 +5,8 @@ release, six grid students (one per kind of Part 1 answer: right; the right valu
 as numpy numbers, as a string; a wrong value; None), the right one also writing its Part 2
 functions in the forms of ``FORMS`` in turn (Part 1 and Part 2 cells are graded apart), and
 every wrong solution of ``tests/wrong/lNN_*.py`` (and a noisy but right one where the lesson has
-it). Wrong solutions share a notebook where ``can_share`` shows that none can change what
+it, and its ``VARIANTS``: right functions written another way than the reference, each losing
+nothing). Wrong solutions share a notebook where ``can_share`` shows that none can change what
 another's lost test cells see (different cells, different lost cells, no name of one read by
 the other's code or tests, nothing changed outside their own names); a pack of them goes into
 a grid student's notebook where it can share it with that student's Part 1 answers, else into
@@ -268,13 +269,21 @@ def can_share(nb: Notebook, a: tuple[dict, set], b: tuple[dict, set]) -> bool:
             and not reaches(nb, a, b) and not reaches(nb, b, a))
 
 
+def right_members(wrong) -> dict[str, tuple[dict, set]]:
+    """The right solutions of a ``tests/wrong`` module, each losing nothing: its noisy one
+    ("noisy") and each of its ``VARIANTS`` ("variant <name>")."""
+    out = {"noisy": (wrong.NOISY_BUT_RIGHT, set())} if getattr(wrong, "NOISY_BUT_RIGHT",
+                                                                 None) else {}
+    return out | {f"variant {name}": (cells, set())
+                  for name, cells in getattr(wrong, "VARIANTS", {}).items()}
+
+
 def packs(lesson: str, source) -> list[dict[str, tuple[dict, set]]]:
-    """The lesson's wrong solutions (and its noisy but right one, which loses nothing) put
-    into as few notebooks as ``can_share`` allows, first fit in ``WRONG``'s order."""
+    """The lesson's wrong solutions (and its right ones written another way, which lose
+    nothing) put into as few notebooks as ``can_share`` allows, first fit in ``WRONG``'s
+    order."""
     wrong, nb = wrong_module(lesson), Notebook(source)
-    members = dict(wrong.WRONG)
-    if getattr(wrong, "NOISY_BUT_RIGHT", None):
-        members["noisy"] = (wrong.NOISY_BUT_RIGHT, set())
+    members = dict(wrong.WRONG) | right_members(wrong)
     out: list[dict] = []
     for name, member in members.items():
         home = next((p for p in out if all(can_share(nb, member, m) for m in p.values())), None)

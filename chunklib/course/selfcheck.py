@@ -1,9 +1,11 @@
-"""Instant self-checks for hands-on answers: right or not yet, with a hint, never the answer.
+"""Instant self-checks for hands-on answers: right or not yet, with a hint, never the answer;
+and ``expect``, the check of a Part 2 function's visible examples.
 
 Each lesson registers its checks in ``chunklib.course.<lesson>`` as ``Check`` objects whose
 expected value is *computed* by chunklib when the check runs, so no answer is typed twice.
 The grade comes from nbgrader's hidden tests, not from here, but both compare with the one
-rule ``chunklib.exact.same`` (types included), so "Right" here always means the point there.
+rule ``chunklib.exact.same`` (types included), so "Right" here always means the point there,
+and a Part 2 example cell that passes here passes in the grader too.
 
 Leaves out: hiding the answers from a determined reader. chunklib is installed on the
 learner's machine, so the expected values can be computed by anyone; a self-check is a
@@ -65,3 +67,19 @@ def check(key: str, answer: object) -> None:
     ``check("overlap.ex1_k", 6)`` prints ✗ Not yet. Hint: ...
     """
     print(verdict(key, answer)[1])
+
+
+def expect(result: object, expected: object) -> None:
+    """Raise AssertionError, saying what is off, unless ``result`` is ``expected`` by the
+    grader's rule (``same``: types included); the visible examples of Part 2 use it.
+
+    ``expect(6.0, 6)`` -> AssertionError: ✗ The value is right, but not its type: write 6, not 6.0.
+    """
+    if same(result, expected):
+        return
+    advice = type_advice(result, expected)
+    if advice:
+        raise AssertionError(f"✗ The value is right, but not its type: {advice}.")
+    shown = repr(result)
+    shown = shown if len(shown) <= 300 else shown[:300] + " ..."
+    raise AssertionError(f"✗ Not yet: this example gives {shown}")

@@ -36,6 +36,13 @@ def fixed_windows(n, size):
 def fixed_windows(n, size):
     return [(start, min(start + size, n)) for start in range(0, n, size)]
 '''}, {"test_fixed_windows_hidden"}),
+    # the right count as a numpy integer: the examples say so, and the grader takes the points
+    "numpy_count": ({"cut_sentences": '''
+import numpy as np
+def cut_sentences(sentence_spans, windows):
+    held = [any(a <= s and e <= b for a, b in windows) for s, e in sentence_spans]
+    return np.sum(np.logical_not(held)) if held else 0
+'''}, {"test_cut_sentences_examples", "test_cut_sentences_hidden"}),
     "always_equal_list": ({"fixed_windows": '''
 class _Anything(list):
     def __eq__(self, other):
@@ -94,3 +101,47 @@ def unit_spans(text):
     return [(m.start(), m.end()) for m in re.finditer(r"\\w+|[^\\w\\s]", text)]
 unit_spans("warm up")
 '''}
+
+# Correct work written another way than the reference (another algorithm, a result built
+# in another order or container and then converted, the standard library instead of a
+# given helper): each must keep every point (tests/test_grading_agreement.py).
+VARIANTS = {
+    "character_scan": {"unit_spans": '''
+def unit_spans(text):
+    spans, i, n = [], 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch.isalnum() or ch == "_":
+            j = i
+            while j < n and (text[j].isalnum() or text[j] == "_"):
+                j += 1
+            spans.append((i, j))
+            i = j
+        elif ch.isspace():
+            i += 1
+        else:
+            spans.append((i, i + 1))
+            i += 1
+    return spans
+'''},
+    "ceil_of_n_over_size": {"fixed_windows": '''
+import math
+
+
+def fixed_windows(n, size):
+    if size < 1:
+        raise ValueError("size")
+    return [(i * size, min((i + 1) * size, n)) for i in range(math.ceil(n / size))]
+'''},
+    "slice_of_the_spans": {"window_text": '''
+def window_text(text, spans, window):
+    chosen = spans[window[0]:window[1]]
+    if not chosen:
+        return ""
+    return text[chosen[0][0]:chosen[-1][1]]
+'''},
+    "sum_of_bools": {"cut_sentences": '''
+def cut_sentences(sentence_spans, windows):
+    return sum(not any(a <= s and e <= b for a, b in windows) for s, e in sentence_spans)
+'''},
+}

@@ -199,3 +199,106 @@ def merge_spans(spans, size):
     return merged
 merge_spans([(0, 1)], 1)
 '''}
+
+# Correct work written another way than the reference (another algorithm, a result built
+# in another order or container and then converted, the standard library instead of a
+# given helper): each must keep every point (tests/test_grading_agreement.py).
+VARIANTS = {
+    "character_scanner": {"split_sentences": '''
+CLOSERS = "\\"'»”’›」』"
+
+
+def split_sentences(text):
+    spans, n, i, start = [], len(text), 0, None
+
+    def close(end):
+        while text[end - 1].isspace():
+            end -= 1
+        spans.append((start, end))
+
+    while i < n:
+        ch = text[i]
+        if ch == "\\n":
+            j = i + 1
+            while j < n and text[j].isspace() and text[j] != "\\n":
+                j += 1
+            if j < n and text[j] == "\\n":  # a blank line
+                if start is not None:
+                    close(i)
+                    start = None
+                i = j
+                continue
+        if start is None:
+            if ch.isspace():
+                i += 1
+                continue
+            start = i
+        if ch in ".!?":
+            j = i
+            while j < n and text[j] in ".!?":
+                j += 1
+            while j < n and text[j] in CLOSERS:
+                j += 1
+            if j == n or text[j].isspace():
+                spans.append((start, j))
+                start = None
+            i = j
+            continue
+        i += 1
+    if start is not None:
+        close(n)
+    return spans
+'''},
+    "pieces_then_offsets": {"recursive_split": '''
+def recursive_split(text, size, separators=("\\n\\n", "\\n", ". ", " ")):
+    def pieces(s, seps):
+        if len(s) <= size:
+            return [s]
+        for k, sep in enumerate(seps):
+            if sep in s:
+                parts = s.split(sep)
+                out = []
+                for i, p in enumerate(parts):
+                    if i < len(parts) - 1:
+                        p += sep
+                    if p:
+                        out.extend(pieces(p, seps[k + 1:]))
+                return out
+        return [s[i:i + size] for i in range(0, len(s), size)]
+
+    spans, pos = [], 0
+    for p in pieces(text, tuple(separators)):
+        spans.append((pos, pos + len(p)))
+        pos += len(p)
+    return spans
+'''},
+    "index_while_loop": {"merge_spans": '''
+def merge_spans(spans, size):
+    merged, i = [], 0
+    while i < len(spans):
+        start, end = spans[i]
+        j = i + 1
+        while j < len(spans) and spans[j][1] - start <= size:
+            end = spans[j][1]
+            j += 1
+        merged.append((start, end))
+        i = j
+    return merged
+'''},
+    "bisect_on_sentence_ends": {"boundary_quality": '''
+import bisect
+
+
+def boundary_quality(sentence_spans, spans):
+    if len(spans) < 2:
+        return 1.0
+    ends = [e for _, e in sentence_spans]
+    starts = [s for s, _ in sentence_spans]
+    clean = 0
+    for _, end in spans[:-1]:
+        i = bisect.bisect_right(ends, end) - 1
+        if i >= 0 and (i + 1 == len(starts) or end <= starts[i + 1]):
+            clean += 1
+    return clean / (len(spans) - 1)
+'''},
+}

@@ -72,3 +72,54 @@ def stride(size, overlap):
     return size - overlap
 stride(200, 50)
 '''}
+
+# Correct work written another way than the reference (another algorithm, a result built
+# in another order or container and then converted, the standard library instead of a
+# given helper): each must keep every point (tests/test_grading_agreement.py).
+VARIANTS = {
+    "range_to_n_minus_size_plus_stride": {"chunk_starts": '''
+def chunk_starts(n, size, overlap):
+    if overlap < 0 or overlap >= size:
+        raise ValueError("overlap")
+    step = size - overlap
+    if n <= 0:
+        return []
+    return list(range(0, max(n - size, 0) + step, step))
+'''},
+    "floor_division_formula": {"n_chunks": '''
+def n_chunks(n, size, overlap):
+    s = stride(size, overlap)
+    return 1 + -(-max(0, n - size) // s) if n > 0 else 0
+'''},
+    "full_chunks_then_the_last": {"chunk_lengths": '''
+def chunk_lengths(n, size, overlap):
+    starts = chunk_starts(n, size, overlap)
+    if not starts:
+        return []
+    return [size] * (len(starts) - 1) + [n - starts[-1]]
+'''},
+    "closed_form": {"stored_positions": '''
+def stored_positions(n, size, overlap):
+    k = n_chunks(n, size, overlap)
+    if k == 0:
+        return 0
+    return (k - 1) * size + (n - (k - 1) * stride(size, overlap))
+'''},
+    "float_of_summed_lengths": {"duplication_factor": '''
+def duplication_factor(n, size, overlap):
+    lengths = chunk_lengths(n, size, overlap)
+    return float(sum(lengths)) / n if n else 1.0
+'''},
+    "while_loop_over_units": {"chunk_with_overlap": '''
+def chunk_with_overlap(units, size, overlap):
+    if overlap < 0 or overlap >= size:
+        raise ValueError("overlap")
+    chunks, start = [], 0
+    while start < len(units):
+        chunks.append(units[start:start + size])
+        if start + size >= len(units):
+            break
+        start += size - overlap
+    return chunks
+'''},
+}

@@ -100,3 +100,41 @@ def sha256_hex(text):
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 sha256_hex("")
 '''}
+
+# Correct work written another way than the reference (another algorithm, a result built
+# in another order or container and then converted, the standard library instead of a
+# given helper): each must keep every point (tests/test_grading_agreement.py).
+VARIANTS = {
+    "scan_back_for_ancestors": {"heading_paths": '''
+def heading_paths(headings):
+    out = []
+    for i, (level, title) in enumerate(headings):
+        path, need = [title], level
+        for lv, t in reversed(headings[:i]):
+            if lv < need:
+                path.append(t)
+                need = lv
+        out.append(tuple(reversed(path)))
+    return out
+'''},
+    "dict_keywords_in_a_comprehension": {"table_row_chunks": '''
+def table_row_chunks(header, rows, heading_path):
+    head = "\\n".join(["Heading path: " + " > ".join(heading_path),
+                      "Table header: " + " | ".join(header)])
+    return [dict(text=" | ".join(r), retrieval_text=head + "\\n" + " | ".join(r)) for r in rows]
+'''},
+    "digest_hex": {"sha256_hex": '''
+import hashlib
+
+
+def sha256_hex(text):
+    return hashlib.sha256(bytes(text, "utf-8")).digest().hex()
+'''},
+    "set_of_covered_characters": {"duplication_ratio": '''
+def duplication_ratio(spans, source_length):
+    if source_length == 0:
+        return 0.0
+    covered = {i for s, e in spans for i in range(s, e)}
+    return (sum(e - s for s, e in spans) - len(covered)) / source_length
+'''},
+}

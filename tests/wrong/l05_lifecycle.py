@@ -53,6 +53,20 @@ def search(chunks, query, tenant_id, groups, k, score=None):
     hits.sort(key=lambda h: (-h[1], h[0]))
     return hits[:k]
 '''}, {"test_search_hidden"}),
+    # keeps only positive scores: a negative one (a cosine can be negative) is dropped too
+    "negative_scores_dropped": ({"search": _TERMS + '''
+def search(chunks, query, tenant_id, groups, k, score=None):
+    if score is None:
+        score = lambda q, c: len(_terms(q) & _terms(c["retrieval_text"]))
+    hits = []
+    for c in chunks:
+        if c["tenant_id"] == tenant_id and authorized(c["acl"], groups):
+            s = score(query, c)
+            if s > 0:
+                hits.append((c["chunk_id"], s))
+    hits.sort(key=lambda h: (-h[1], h[0]))
+    return hits[:k]
+'''}, {"test_search_hidden"}),
     # ties keep the input order instead of chunk_id order
     "no_tie_break": ({"search": _TERMS + '''
 def search(chunks, query, tenant_id, groups, k, score=None):
@@ -176,3 +190,65 @@ def authorized(chunk_acl, subject_groups):
     return not set(chunk_acl).isdisjoint(subject_groups)
 authorized(["sre"], ["sre"])
 '''}
+
+# Correct work written another way than the reference (another algorithm, a result built
+# in another order or container and then converted, the standard library instead of a
+# given helper): each must keep every point (tests/test_grading_agreement.py).
+VARIANTS = {
+    "hashlib_directly": {"chunk_id": '''
+import hashlib
+
+
+def chunk_id(source_id, strategy_version, element_id, start, end, content_sha256, tenant_id):
+    fields = [source_id, strategy_version, element_id, start, end, content_sha256, tenant_id]
+    return hashlib.sha256("\\x1f".join(map(str, fields)).encode("utf-8")).hexdigest()
+'''},
+    "H_of_a_tuple": {"index_entry_id": '''
+def index_entry_id(chunk_id, retrieval_sha256, index_revision, acl_snapshot_sha256):
+    return H((chunk_id, retrieval_sha256, index_revision, acl_snapshot_sha256))
+'''},
+    "any_over_the_groups": {"authorized": '''
+def authorized(chunk_acl, subject_groups):
+    return chunk_acl is not None and any(g in chunk_acl for g in subject_groups)
+'''},
+    "heapq_nsmallest": {"search": '''
+import heapq
+import re
+
+
+def _terms(text):
+    return set(re.findall(r"\\w+", text.lower()))
+
+
+def _overlap(query, chunk):
+    return len(_terms(query) & _terms(chunk["retrieval_text"]))
+
+
+def search(chunks, query, tenant_id, groups, k, score=None):
+    score = score or _overlap
+    hits = []
+    for c in chunks:
+        if c["tenant_id"] == tenant_id and authorized(c["acl"], groups):
+            s = score(query, c)
+            if s:
+                hits.append((c["chunk_id"], s))
+    return heapq.nsmallest(k, hits, key=lambda h: (-h[1], h[0]))
+'''},
+    "set_algebra_on_ids": {"plan_update": '''
+def plan_update(old_chunks, new_chunks):
+    old = {c["chunk_id"]: c for c in old_chunks}
+    new = {c["chunk_id"]: c for c in new_chunks}
+    both = old.keys() & new.keys()
+    return {
+        "keep": sorted(i for i in both if old[i]["retrieval_sha256"] == new[i]["retrieval_sha256"]
+                       and old[i]["acl"] == new[i]["acl"]),
+        "reembed": sorted(i for i in both
+                          if old[i]["retrieval_sha256"] != new[i]["retrieval_sha256"]),
+        "reindex": sorted(i for i in both
+                          if old[i]["retrieval_sha256"] == new[i]["retrieval_sha256"]
+                          and old[i]["acl"] != new[i]["acl"]),
+        "add": sorted(new.keys() - old.keys()),
+        "tombstone": sorted(old.keys() - new.keys()),
+    }
+'''},
+}

@@ -177,3 +177,63 @@ def evidence_complete(chunk_spans, evidence_span):
     return any(s <= start and end <= e for s, e in chunk_spans)
 evidence_complete([(0, 10)], (2, 5))
 '''}
+
+# Correct work written another way than the reference (another algorithm, a result built
+# in another order or container and then converted, the standard library instead of a
+# given helper): each must keep every point (tests/test_grading_agreement.py).
+VARIANTS = {
+    "loop_with_early_return": {"evidence_complete": '''
+def evidence_complete(chunk_spans, evidence_span):
+    a, b = evidence_span
+    for s, e in chunk_spans:
+        if s <= a and b <= e:
+            return True
+    return False
+'''},
+    "sets_of_positions": {"span_recall": '''
+def span_recall(retrieved, evidence):
+    ev = {i for s, e in evidence for i in range(s, e)}
+    got = {i for s, e in retrieved for i in range(s, e)}
+    return len(ev & got) / len(ev) if ev else 0.0
+'''},
+    "own_sum_helper_intersection": {"span_precision": '''
+def span_precision(retrieved, evidence):
+    total = 0
+    for s, e in retrieved:
+        total += e - s
+    return intersection_length(evidence, retrieved) / total if total > 0 else 0.0
+'''},
+    "helpers_in_one_expression": {"span_iou": '''
+def span_iou(retrieved, evidence):
+    c = intersection_length(retrieved, evidence)
+    d = total_length(retrieved) + union_length(evidence) - c
+    return 0.0 if d == 0 else c / d
+'''},
+    "one_sort_one_pass": {"merge_hits": '''
+def merge_hits(hits):
+    order = sorted(hits, key=lambda h: (h["source_id"], h["revision"], repr(h["acl"]),
+                                        h["start"], h["end"]))
+    groups = []
+    for h in order:
+        g = groups[-1] if groups else None
+        same_group = g and all(g[key] == h[key] for key in ("source_id", "revision", "acl"))
+        if same_group and h["start"] <= g["end"]:
+            g["end"] = max(g["end"], h["end"])
+            g["score"] = max(g["score"], h["score"])
+            g["parts"].append(h)
+        else:
+            groups.append({"source_id": h["source_id"], "revision": h["revision"], "acl": h["acl"],
+                           "start": h["start"], "end": h["end"], "score": h["score"], "parts": [h]})
+    return sorted(groups, key=lambda g: (g["source_id"], g["revision"], g["start"], g["end"]))
+'''},
+    "sorted_copy_then_reading_order": {"pack_context": '''
+def pack_context(hits, budget):
+    left, chosen = budget, []
+    for h in sorted(hits, key=lambda h: (-h["score"], h["start"])):
+        if h["end"] - h["start"] <= left:
+            left -= h["end"] - h["start"]
+            chosen.append(h)
+    chosen.sort(key=lambda h: (h["source_id"], h["revision"], h["start"], h["end"]))
+    return chosen
+'''},
+}
