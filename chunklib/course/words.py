@@ -25,7 +25,8 @@ FRACTIONS = {2: "half", 3: "a third", 4: "a quarter", 5: "a fifth", 6: "a sixth"
 
 
 def fraction(parts: int) -> str:
-    """One ``parts``-th as words: ``fraction(4)`` -> 'a quarter'; ValueError outside 2 to 10."""
+    """One ``parts``-th as words (a ValueError outside 2 to 10): ``fraction(4)`` -> 'a quarter'
+    """
     if parts not in FRACTIONS:
         raise ValueError(f"parts: the prose names fractions 1/2 to 1/10, got {parts!r}")
     return FRACTIONS[parts]
