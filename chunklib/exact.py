@@ -47,8 +47,8 @@ def _is_number(x) -> bool:
 
 def _means(a, b) -> bool:
     """True when ``a`` stands for the value ``b`` whatever its type: 6.0, numpy 6, "6" for 6."""
-    if isinstance(b, (list, tuple)):
-        return (isinstance(a, (list, tuple)) and len(a) == len(b)
+    if isinstance(b, (list, tuple)):  # any sized sequence: a list, a numpy array, a range
+        return (_sequence(a) and len(a) == len(b)
                 and all(_means(x, y) for x, y in zip(a, b)))
     if isinstance(b, dict):
         return (isinstance(a, dict) and len(a) == len(b)
@@ -71,27 +71,48 @@ def _means_number(a, b) -> bool:
     return abs(x - y) <= 1e-9 * max(1.0, abs(y))
 
 
-def _advice(a, b) -> str | None:
-    """The first type difference between ``a`` and ``b`` (which mean the same), in words."""
+def _sequence(a) -> bool:
+    """True for a sized, iterable value that is not text or a mapping (list, tuple, array)."""
+    return (hasattr(a, "__len__") and hasattr(a, "__iter__")
+            and not isinstance(a, (str, bytes, dict)))
+
+
+def _a(name: str) -> str:
+    """``name`` with its article: 'a list', 'an OrderedDict'."""
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
+
+
+def _advice(a, b, where: str = "") -> str | None:
+    """The first type difference between ``a`` and ``b`` (which mean the same), in words, with
+    where it is when it is inside (``at [0]``)."""
     if type(a) is type(b):
         if type(b) in (list, tuple):
-            return next((w for x, y in zip(a, b) if (w := _advice(x, y))), None)
+            return next((w for i, (x, y) in enumerate(zip(a, b))
+                         if (w := _advice(x, y, f"{where}[{i}]"))), None)
         if type(b) is dict:
             return next((w for kb in b for k in a if _means(k, kb)
-                         if (w := _advice(k, kb) or _advice(a[k], b[kb]))), None)
+                         if (w := _advice(k, kb, where) or _advice(a[k], b[kb],
+                                                                  f"{where}[{kb!r}]"))), None)
         return None
-    kind = type(b).__name__
+    return (f"at {where}: " if where else "") + _words(a, b)
+
+
+def _words(a, b) -> str:
+    kind, got = type(b).__name__, type(a).__name__
     if isinstance(a, str):
         return "write it without quotes: a string is not a number or a True/False"
     if type(b) in (list, tuple):
         brackets = {"list": "[...]", "tuple": "(...)"}
-        return (f"write a {kind} {brackets[kind]}, not a {type(a).__name__} "
-                f"{brackets.get(type(a).__name__, '')}").rstrip()
+        if type(a).__module__ == "numpy":
+            return f"write {_a(kind)} {brackets[kind]}, e.g. x.tolist(), not a numpy {got}"
+        if not isinstance(a, (list, tuple)):
+            return f"write {_a(kind)} {brackets[kind]}, e.g. {kind}(x), not {_a(got)}"
+        return f"write {_a(kind)} {brackets[kind]}, not {_a(got)} {brackets[got]}"
     if type(a).__module__ == "numpy":
-        return f"write a plain {kind}, e.g. {kind}(x), not a numpy {type(a).__name__}"
+        return f"write a plain {kind}, e.g. {kind}(x), not a numpy {got}"
     if type(b) in (int, float, bool):
         return f"write {b!r}, not {a!r}"
-    return f"write a {kind}, not a {type(a).__name__}"
+    return f"write {_a(kind)}, not {_a(got)}"
 
 
 def type_advice(answer, expected) -> str | None:

@@ -98,7 +98,7 @@ WITH allowed AS MATERIALIZED (
 SEARCH_SQL = ALLOWED + """, scored AS MATERIALIZED (
   SELECT chunk_id, course_score(:query, chunk_id, tenant_id, retrieval_text) AS score
   FROM allowed)
-SELECT chunk_id, score FROM scored WHERE score > 0 ORDER BY score DESC, chunk_id LIMIT :k
+SELECT chunk_id, score FROM scored WHERE score != 0 ORDER BY score DESC, chunk_id LIMIT :k
 """
 
 

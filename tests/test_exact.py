@@ -41,8 +41,11 @@ def test_other_types_or_values_are_not(answer, expected):
     ("6", 6, "write it without quotes: a string is not a number or a True/False"),
     ("True", True, "write it without quotes: a string is not a number or a True/False"),
     (0, False, "write False, not 0"),
-    ([("c4", 1.0)], [("c4", 1)], "write 1, not 1.0"),
-    ([["c4", 1]], [("c4", 1)], "write a tuple (...), not a list [...]"),
+    ([("c4", 1.0)], [("c4", 1)], "at [0][1]: write 1, not 1.0"),
+    ([["c4", 1]], [("c4", 1)], "at [0]: write a tuple (...), not a list [...]"),
+    ({"a": [0, 1.0]}, {"a": [0, 1]}, "at ['a'][1]: write 1, not 1.0"),
+    (np.array([0, 150]), [0, 150], "write a list [...], e.g. x.tolist(), not a numpy ndarray"),
+    (range(0, 300, 150), [0, 150], "write a list [...], e.g. list(x), not a range"),
     ([100, 300], (100, 300), "write a tuple (...), not a list [...]"),
 ])
 def test_a_right_value_of_the_wrong_type_is_explained(answer, expected, advice):
@@ -61,5 +64,5 @@ def test_the_self_check_says_right_only_when_the_rule_does():
     ok, message = selfcheck.verdict("overlap.ex1_k", 1 + 900 / 150)
     assert ok is False and message.endswith("Write 7, not 7.0.")
     ok, message = selfcheck.verdict("lifecycle.employee_hits", [("c4", 1.0)])
-    assert ok is False and "Write 1, not 1.0." in message
+    assert ok is False and "At [0][1]: write 1, not 1.0." in message
     assert selfcheck.verdict("overlap.ex1_k", AlwaysEqual())[0] is False

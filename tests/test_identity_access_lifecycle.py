@@ -123,6 +123,15 @@ def test_search_ties_break_by_chunk_id_and_bad_k():
         search(chunks, "x", "t", ["g"], -1)
 
 
+def test_search_drops_only_zero_scores():
+    # a negative score (a cosine can be one) is still a hit, ranked below the positive ones
+    chunks = [{"chunk_id": c, "tenant_id": "t", "acl": ["g"], "retrieval_text": "x"}
+              for c in "abcd"]
+    scores = {"a": -0.5, "b": 0, "c": 0.25, "d": -2}
+    assert search(chunks, "x", "t", ["g"], 5, score=lambda q, c: scores[c["chunk_id"]]) == [
+        ("c", 0.25), ("a", -0.5), ("d", -2)]
+
+
 def _c(cid, rh="r", acl=("g",)):
     return {"chunk_id": cid, "retrieval_sha256": rh, "acl": list(acl) if acl else acl}
 

@@ -120,6 +120,15 @@ def test_only_authorized_rows_of_the_tenant_are_ever_scored(published, groups):
     assert MARCH.chunk_id not in seen
 
 
+def test_sql_search_drops_only_zero_scores_as_the_course_search_does(published):
+    def signed(query, chunk):  # negative, zero and positive scores, as a cosine can give
+        return (int(chunk["chunk_id"], 16) % 5) - 2
+
+    got = published[0].search("q", "kestrel", ["employees"], 100, score=signed)
+    assert got == search(ACCEPTED, "q", "kestrel", ["employees"], 100, score=signed)
+    assert {s for _, s in got} == {-2, -1, 1, 2}
+
+
 def test_the_plan_materializes_the_authorized_rows_before_scoring(published):
     plan = published[0].explain()
     assert plan[:2] == ["MATERIALIZE scored", "  MATERIALIZE allowed"]

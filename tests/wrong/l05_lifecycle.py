@@ -66,7 +66,7 @@ def search(chunks, query, tenant_id, groups, k, score=None):
                 hits.append((c["chunk_id"], s))
     hits.sort(key=lambda h: (-h[1], h[0]))
     return hits[:k]
-'''}, {"test_search_hidden"}),
+'''}, {"test_search_examples", "test_search_hidden"}),
     # ties keep the input order instead of chunk_id order
     "no_tie_break": ({"search": _TERMS + '''
 def search(chunks, query, tenant_id, groups, k, score=None):
