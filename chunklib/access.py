@@ -131,8 +131,8 @@ def search(chunks: Iterable[Mapping], query: str, tenant_id: str, groups: Iterab
     (``readable``: the one ``acl``, or every one of ``acl_parts`` for a mixed chunk).
 
     Filtering comes first: ``score(query, chunk)`` is called only for authorized chunks of the
-    tenant. Zero scores are dropped (only they: a negative score, as a cosine can be, stays);
-    ties are broken by ``chunk_id``.
+    tenant. Only zero scores are dropped (and NaN, as the index's SQL does): a negative score
+    (a cosine can be one) stays. Ties are broken by ``chunk_id``.
     ``search([{"chunk_id": "a", "tenant_id": "t", "acl": ["g"], "retrieval_text": "x"}],
     "x", "t", ["g"], 5)`` -> [('a', 1)]
     """
@@ -146,7 +146,7 @@ def search(chunks: Iterable[Mapping], query: str, tenant_id: str, groups: Iterab
         if chunk["tenant_id"] != tenant_id or not readable(chunk, groups):
             continue
         value = score(query, chunk)
-        if value != 0:  # only zero is no match: a cosine below zero is still a hit
+        if value > 0 or value < 0:  # a negative score (a cosine can be) is a hit; 0 or NaN is not
             scored.append((chunk["chunk_id"], value))
     scored.sort(key=lambda pair: (-pair[1], pair[0]))
     return scored[:k]

@@ -57,7 +57,7 @@ def _means(a, b) -> bool:
         text = a.strip().strip("'\"")
         return text == str(b) or (_is_number(b) and _means_number(text, b))
     if isinstance(b, str):
-        return type(a) is str and a == b
+        return isinstance(a, str) and a == b
     if _is_number(a) and _is_number(b):
         return _means_number(a, b)
     return False
@@ -73,7 +73,7 @@ def _means_number(a, b) -> bool:
 
 def _sequence(a) -> bool:
     """True for a sized, iterable value that is not text or a mapping (list, tuple, array)."""
-    return (hasattr(a, "__len__") and hasattr(a, "__iter__")
+    return (hasattr(a, "__len__") and hasattr(a, "__iter__") and getattr(a, "ndim", 1) != 0
             and not isinstance(a, (str, bytes, dict)))
 
 
@@ -91,24 +91,26 @@ def _advice(a, b, where: str = "") -> str | None:
                          if (w := _advice(x, y, f"{where}[{i}]"))), None)
         if type(b) is dict:
             return next((w for kb in b for k in a if _means(k, kb)
-                         if (w := _advice(k, kb, where) or _advice(a[k], b[kb],
-                                                                  f"{where}[{kb!r}]"))), None)
+                         if (w := _advice(k, kb, f"{where} key {kb!r}".strip())
+                             or _advice(a[k], b[kb], f"{where}[{kb!r}]"))), None)
         return None
     return (f"at {where}: " if where else "") + _words(a, b)
 
 
 def _words(a, b) -> str:
     kind, got = type(b).__name__, type(a).__name__
-    if isinstance(a, str):
+    numpy = type(a).__module__ == "numpy"
+    if isinstance(a, str) and not numpy:
         return "write it without quotes: a string is not a number or a True/False"
     if type(b) in (list, tuple):
         brackets = {"list": "[...]", "tuple": "(...)"}
-        if type(a).__module__ == "numpy":
-            return f"write {_a(kind)} {brackets[kind]}, e.g. x.tolist(), not a numpy {got}"
+        if numpy:
+            how = "x.tolist()" if kind == "list" else "tuple(x.tolist())"
+            return f"write {_a(kind)} {brackets[kind]}, e.g. {how}, not a numpy {got}"
         if not isinstance(a, (list, tuple)):
             return f"write {_a(kind)} {brackets[kind]}, e.g. {kind}(x), not {_a(got)}"
-        return f"write {_a(kind)} {brackets[kind]}, not {_a(got)} {brackets[got]}"
-    if type(a).__module__ == "numpy":
+        return f"write {_a(kind)} {brackets[kind]}, not {_a(got)} {brackets.get(got, '')}".rstrip()
+    if numpy:
         return f"write a plain {kind}, e.g. {kind}(x), not a numpy {got}"
     if type(b) in (int, float, bool):
         return f"write {b!r}, not {a!r}"

@@ -1,9 +1,12 @@
 """The course's comparison rule (chunklib.exact) and the self-check that applies it."""
 
+from collections import namedtuple
+
 import numpy as np
 import pytest
 
 from chunklib.course import selfcheck
+from chunklib.course.selfcheck import expect
 from chunklib.exact import same, type_advice
 
 
@@ -34,6 +37,9 @@ def test_other_types_or_values_are_not(answer, expected):
     assert not same(answer, expected)
 
 
+Span = namedtuple("Span", "start end")
+
+
 @pytest.mark.parametrize("answer, expected, advice", [
     (6.0, 6, "write 6, not 6.0"),
     (np.int64(6), 6, "write a plain int, e.g. int(x), not a numpy int64"),
@@ -46,6 +52,12 @@ def test_other_types_or_values_are_not(answer, expected):
     ({"a": [0, 1.0]}, {"a": [0, 1]}, "at ['a'][1]: write 1, not 1.0"),
     (np.array([0, 150]), [0, 150], "write a list [...], e.g. x.tolist(), not a numpy ndarray"),
     (range(0, 300, 150), [0, 150], "write a list [...], e.g. list(x), not a range"),
+    (np.array([[0, 5]]), [(0, 5)], "write a list [...], e.g. x.tolist(), not a numpy ndarray"),
+    (np.array([0, 5]), (0, 5), "write a tuple (...), e.g. tuple(x.tolist()), not a numpy ndarray"),
+    (np.unique(["d", "a"]), ["a", "d"], "write a list [...], e.g. x.tolist(), not a numpy ndarray"),
+    ([np.str_("a")], ["a"], "at [0]: write a plain str, e.g. str(x), not a numpy str_"),
+    ({"a": {1.0: 2}}, {"a": {1: 2}}, "at ['a'] key 1: write 1, not 1.0"),
+    (Span(0, 5), (0, 5), "write a tuple (...), not a Span"),
     ([100, 300], (100, 300), "write a tuple (...), not a list [...]"),
 ])
 def test_a_right_value_of_the_wrong_type_is_explained(answer, expected, advice):
@@ -57,6 +69,16 @@ def test_a_right_value_of_the_wrong_type_is_explained(answer, expected, advice):
 ])
 def test_no_advice_for_a_right_answer_or_a_wrong_value(answer, expected):
     assert type_advice(answer, expected) is None
+
+
+def test_expect_explains_without_raising_anything_but_assertion_error():
+    with pytest.raises(AssertionError, match="this example gives array"):
+        expect(np.array(5), [5])  # a 0-d array has no len()
+    with pytest.raises(AssertionError, match=r"an iterator .*: return list\(\.\.\.\)"):
+        expect((x for x in [1]), [1])
+    with pytest.raises(AssertionError, match="not its type: write 6, not 6.0"):
+        expect(6.0, 6)
+    expect([(0, 5)], [(0, 5)])
 
 
 def test_the_self_check_says_right_only_when_the_rule_does():

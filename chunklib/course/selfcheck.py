@@ -80,6 +80,9 @@ def expect(result: object, expected: object) -> None:
     advice = type_advice(result, expected)
     if advice:
         raise AssertionError(f"✗ The value is right, but not its type: {advice}.")
+    if hasattr(result, "__next__") and isinstance(expected, (list, tuple)):
+        raise AssertionError("✗ Not yet: this example gives an iterator (a generator, map, zip "
+                             f"...): return {type(expected).__name__}(...) of it")
     shown = repr(result)
     shown = shown if len(shown) <= 300 else shown[:300] + " ..."
     raise AssertionError(f"✗ Not yet: this example gives {shown}")
