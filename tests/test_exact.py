@@ -8,6 +8,7 @@ import pytest
 from chunklib.course import selfcheck
 from chunklib.course.selfcheck import expect
 from chunklib.exact import same, type_advice
+from tools.grading import cases
 
 
 class AlwaysEqual:
@@ -76,8 +77,9 @@ def test_expect_explains_without_raising_anything_but_assertion_error():
         expect(np.array(5), [5])  # a 0-d array has no len()
     with pytest.raises(AssertionError, match=r"an iterator .*: return list\(\.\.\.\)"):
         expect((x for x in [1]), [1])
-    with pytest.raises(AssertionError, match="not its type: write 6, not 6.0"):
+    with pytest.raises(AssertionError, match="not its type: write 6, not 6.0") as raised:
         expect(6.0, 6)
+    assert str(raised.value).startswith(cases.TYPE_ONLY)  # the self-grade report reads it
     expect([(0, 5)], [(0, 5)])
 
 

@@ -341,6 +341,7 @@ def test_a_wrong_solution_names_its_own_function_and_only_that(graded):
     picks = one_function_wrongs(lesson)
     assert picks, f"{lesson} has no wrong solution confined to one function"
     secrets = _hidden_secrets(lesson)
+    assert set(TYPE_WRONGS) & set(wrong_module(lesson).WRONG) <= {name for name, *_ in picks}
     for name, fn, _lost in picks:
         report = class_report(graded, *member(graded, name))
         assert [e.name for e in report.to_fix] == [fn], name
@@ -352,6 +353,13 @@ def test_a_wrong_solution_names_its_own_function_and_only_that(graded):
         assert not leaked, (name, leaked[:2])
         if name == "range_bug":  # the done-when case of lesson 3: it fails on an exact fit
             assert "fails a hidden edge case: an exact fit" in text
+        if name in TYPE_WRONGS:  # a right value of the wrong type, as its examples cell says
+            assert f"right values of the wrong type: {TYPE_WRONGS[name]}" in text, text
+
+
+#: wrong solutions whose only fault is a type, and the advice their report must give
+TYPE_WRONGS = {"numpy_count": "write a plain int, e.g. int(x), not a numpy int64",
+               "int_for_one_chunk": "write 1.0, not 1", "recall_int_zero": "write 0.0, not 0"}
 
 
 def _course_copy(root: Path) -> Path:

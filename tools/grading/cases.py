@@ -29,6 +29,8 @@ CELL_LINE = re.compile(r"Cell In\[\d+\], line (\d+)")
 CALL = re.compile(r"^(\w+)\((.*)\)(?: is wrong| must raise ValueError)?$", re.S)
 LABELS = {"label", "kind", "case"}  # loop variables that name the case of a labelled table
 TYPE_MESSAGES = ("exact type check", "the result has the right values but not the right types")
+#: how an examples cell's ``expect`` (chunklib.course.selfcheck) begins when only the type is off
+TYPE_ONLY = "✗ The value is right, but not its type:"
 
 
 def failing_line(traceback: list[str]) -> int | None:

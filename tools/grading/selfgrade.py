@@ -193,6 +193,9 @@ def _problem(gid: str, cell, answer, blank, lesson: str) -> str:
     if kind in cases.TYPE_MESSAGES:
         return "right values of the wrong type (a tuple where a list is expected, or the like)"
     if ename == "AssertionError":
+        said = str(error.get("evalue", ""))  # an examples cell's own expect(): visible lines
+        if examples and said.startswith(cases.TYPE_ONLY):
+            return "right values of the wrong type: " + said[len(cases.TYPE_ONLY):].strip(" .")
         if examples:
             return "an example in the notebook fails (run its cell to see which)"
         return f"fails a hidden edge case: {kind}" if kind else "fails a hidden edge case"
