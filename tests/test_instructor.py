@@ -135,6 +135,26 @@ def test_export_takes_off_the_late_penalty(course):
     assert {r["max_score"] for r in rows} == {2.0}
 
 
+def test_a_submission_waiting_for_a_hand_grade_is_listed_for_review(course):
+    """A score changed in the formgrader and then autograded again is left for a hand grade
+    (nbgrader's needs_manual_grade): review.md lists it, not only a column of grades.csv."""
+    with pipeline.alembic_in_process(), course.gradebook() as gb:
+        gb.add_assignment("03-overlap")
+        gb.add_notebook("overlap", "03-overlap")
+        gb.add_grade_cell("test_q1", "overlap", "03-overlap", max_score=2, cell_type="code")
+        for student, needs in (("hana", True), ("ivan", False)):
+            gb.add_student(student)
+            (notebook,) = gb.add_submission("03-overlap", student).notebooks
+            notebook.grades[0].auto_score = 2.0
+            notebook.grades[0].manual_score = 1.0 if needs else None
+            notebook.grades[0].needs_manual_grade = needs
+            (course.root / "submitted" / student / "03-overlap").mkdir(parents=True)
+        gb.db.commit()
+    items = export.review_items(course, ["03-overlap"])
+    assert [(i["student"], i["category"]) for i in items] == [("hana", "needs manual grade")]
+    assert "formgrader" in items[0]["detail"]
+
+
 # ---------------------------------------------------------------- scan
 @pytest.mark.parametrize(("code", "category"), [
     ("from chunklib.windows import chunk_starts", "chunklib"),

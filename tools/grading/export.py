@@ -31,6 +31,8 @@ EVENT_TEXT = {
     "guard-failed": "the kernel was tampered with; this test was not run (0)",
     "output-truncated": "huge output, truncated",
 }
+MANUAL_TEXT = ("nbgrader waits for a hand grade (a score given in the formgrader, then autograded "
+               "again?): look at it in the formgrader")
 
 
 def review_items(course: pipeline.Course, lessons: list[str] | None = None) -> list[dict]:
@@ -41,12 +43,17 @@ def review_items(course: pipeline.Course, lessons: list[str] | None = None) -> l
         source = nbformat.read(course.notebook(lesson), as_version=4)
         release_path = course.root / "release" / lesson / course.notebook(lesson).name
         release = nbformat.read(release_path, as_version=4) if release_path.exists() else None
+        manual = {s for s, (_score, _top, needs) in pipeline.scores(course, lesson).items()
+                  if needs}
         for student in course.students(lesson):
             row = {"lesson": lesson, "student": student}
             st = status.get(f"{lesson}/{student}", {})
             if st.get("status") in ("missing notebook", "failed"):
                 items.append({**row, "kind": "status", "category": st["status"], "cell": "",
                               "detail": st.get("error", "")})
+            if student in manual:
+                items.append({**row, "kind": "status", "category": "needs manual grade",
+                              "cell": "", "detail": MANUAL_TEXT})
             for ev in st.get("events", []):
                 items.append({**row, "kind": "event", "category": ev["event"],
                               "cell": ev["cell"], "detail": EVENT_TEXT.get(ev["event"], "")})
