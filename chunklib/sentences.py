@@ -93,7 +93,10 @@ def paragraph_spans(text: str) -> list[tuple[int, int]]:
 def sentences_cut_at(sentence_spans: Sequence[tuple[int, int]], ends: Sequence[int]
                      ) -> list[tuple[int, int] | None]:
     """For each chunk end, the sentence it cuts, or None: the rule "this chunk end cuts a
-    sentence", in one place (boundary quality, the explorers' × marks and lesson 2's figures).
+    sentence", in one place (boundary quality, the × marks of lesson 2's explorer and comparison
+    plot, lesson 2's figures). Lesson 1's explorer marks a boundary a cut sentence crosses
+    (``widgets.units.cut_boundaries``): the same, except where chunks overlap because one
+    character is split over several tokens.
 
     An end ``e`` cuts a sentence when ``start < e < end``; an end at a sentence's end, in the
     whitespace after it or at the next sentence's start cuts nothing. When several sentences
