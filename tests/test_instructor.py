@@ -116,13 +116,18 @@ def test_collect_zip_keeps_every_path_inside_the_course(course, tmp_path):
 
 
 # ---------------------------------------------------------------- export
+def _one_cell_lesson(gb, **assignment):
+    """Lesson 3 in the gradebook as one notebook with one 2-point test cell."""
+    gb.add_assignment("03-overlap", **assignment)
+    gb.add_notebook("overlap", "03-overlap")
+    gb.add_grade_cell("test_q1", "overlap", "03-overlap", max_score=2, cell_type="code")
+
+
 def test_export_takes_off_the_late_penalty(course):
     """grades.csv gives the score net of nbgrader's late penalty, as `nbgrader export` does: the
     gradebook keeps a submission's score and its penalty apart."""
     with pipeline.alembic_in_process(), course.gradebook() as gb:
-        gb.add_assignment("03-overlap", duedate="2026-12-01 12:00:00")
-        gb.add_notebook("overlap", "03-overlap")
-        gb.add_grade_cell("test_q1", "overlap", "03-overlap", max_score=2, cell_type="code")
+        _one_cell_lesson(gb, duedate="2026-12-01 12:00:00")
         for student, penalty in (("erin", 2.0), ("frank", 0.5), ("gina", 0.0)):
             gb.add_student(student)
             (notebook,) = gb.add_submission("03-overlap", student,
@@ -139,9 +144,7 @@ def test_a_submission_waiting_for_a_hand_grade_is_listed_for_review(course):
     """A score changed in the formgrader and then autograded again is left for a hand grade
     (nbgrader's needs_manual_grade): review.md lists it, not only a column of grades.csv."""
     with pipeline.alembic_in_process(), course.gradebook() as gb:
-        gb.add_assignment("03-overlap")
-        gb.add_notebook("overlap", "03-overlap")
-        gb.add_grade_cell("test_q1", "overlap", "03-overlap", max_score=2, cell_type="code")
+        _one_cell_lesson(gb)
         for student, needs in (("hana", True), ("ivan", False)):
             gb.add_student(student)
             (notebook,) = gb.add_submission("03-overlap", student).notebooks
