@@ -78,8 +78,9 @@ def _sequence(a) -> bool:
 
 
 def _a(name: str) -> str:
-    """``name`` with its article: 'a list', 'an OrderedDict'."""
-    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
+    """``name`` with its article as it is said: ``_a("UserList")`` -> 'a UserList'"""
+    said_vowel = name[:1].lower() in "aeiou" and not name.lower().startswith(("us", "uint", "uni"))
+    return f"{'an' if said_vowel else 'a'} {name}"
 
 
 def _advice(a, b, where: str = "") -> str | None:

@@ -100,8 +100,9 @@ class UpdateReport:
     def __str__(self) -> str:
         counts = ", ".join(f"{a} {len(self.plan[a])}" for a in ACTIONS)
         state = "published" if self.published else "built (shadow, not published)"
-        return (f"generation {self.generation} {state}: {self.entries} index entries; {counts}; "
-                f"embedded {self.embedded} of {self.entries} chunks; refused for a missing or "
+        entries, chunks = (("entry", "chunk") if self.entries == 1 else ("entries", "chunks"))
+        return (f"generation {self.generation} {state}: {self.entries} index {entries}; {counts}; "
+                f"embedded {self.embedded} of {self.entries} {chunks}; refused for a missing or "
                 f"empty ACL: {len(self.refused)}")
 
 

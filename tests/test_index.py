@@ -62,6 +62,8 @@ def test_first_publish_holds_every_chunk_but_indexes_only_those_with_an_acl(publ
     assert str(report) == (
         "generation 1 published: 59 index entries; keep 0, reembed 0, reindex 0, add 59, "
         "tombstone 0; embedded 59 of 59 chunks; refused for a missing or empty ACL: 1")
+    one = dataclasses.replace(report, entries=1, embedded=1)
+    assert "1 index entry;" in str(one) and "embedded 1 of 1 chunk;" in str(one)
 
 
 def test_entries_bind_the_course_index_entry_id(published):
