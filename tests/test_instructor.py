@@ -124,8 +124,8 @@ def _one_cell_lesson(gb, **assignment):
 
 
 def test_export_takes_off_the_late_penalty(course):
-    """grades.csv gives the score net of nbgrader's late penalty, as `nbgrader export` does: the
-    gradebook keeps a submission's score and its penalty apart."""
+    """grades.csv gives the score net of nbgrader's late penalty, as `nbgrader export` does (the
+    gradebook keeps a submission's score and its penalty apart), and how late it came."""
     with pipeline.alembic_in_process(), course.gradebook() as gb:
         _one_cell_lesson(gb, duedate="2026-12-01 12:00:00")
         for student, penalty in (("erin", 2.0), ("frank", 0.5), ("gina", 0.0)):
@@ -138,6 +138,9 @@ def test_export_takes_off_the_late_penalty(course):
     rows = export.grade_rows(course, items=[])
     assert {r["student"]: r["score"] for r in rows} == {"erin": 0.0, "frank": 1.5, "gina": 2.0}
     assert {r["max_score"] for r in rows} == {2.0}
+    assert {r["student"]: r["late_penalty"] for r in rows} == {"erin": 2.0, "frank": 0.5,
+                                                               "gina": 0.0}
+    assert {r["seconds_late"] for r in rows} == {86400.0}  # a day after the due date
 
 
 def test_a_submission_waiting_for_a_hand_grade_is_listed_for_review(course):

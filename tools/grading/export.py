@@ -2,15 +2,16 @@
 
 ``exports/grades.csv``: one row per student and lesson (every student the gradebook knows,
 every lesson, ``not submitted`` when there is nothing), with the score, the maximum, the
-autograde status and seconds, whether anything still needs grading by hand, and how many
-review items the submission has. ``exports/grades-by-student.csv``: the same scores, one row
-per student, one column per lesson, and the total.
+autograde status and seconds, whether anything still needs grading by hand, how many
+review items the submission has, and how late it came (seconds after the due date and the
+points nbgrader's late penalty took off). ``exports/grades-by-student.csv``: the same
+scores, one row per student, one column per lesson, and the total.
 ``exports/review.csv`` and ``exports/review.md``: every submission a person should look at, and
 why: static flags (``scan.py``), edited or deleted test cells, kernel restarts, timeouts,
 truncated output, a missing notebook, a failed run.
 
 Scores are net of nbgrader's late penalty (none unless ``LateSubmissionPlugin`` sets one).
-Leaves out: how late each submission was (``nbgrader export`` has it), LMS-specific formats.
+Leaves out: LMS-specific formats (``nbgrader export`` writes nbgrader's own table).
 Example: ``write_grades(Course(Path(".")))`` -> ``Path("exports/grades.csv")``.
 """
 
@@ -101,6 +102,7 @@ def grade_rows(course: pipeline.Course, items: list[dict] | None = None) -> list
         counts[(item["lesson"], item["student"])] += 1
     lessons = course.lessons()
     table = {lesson: pipeline.scores(course, lesson) for lesson in lessons}
+    late = {lesson: pipeline.lateness(course, lesson) for lesson in lessons}
     with course.gradebook() as gb:
         students = sorted({s.id for s in gb.students} | {s for t in table.values() for s in t})
         maxima = {}
@@ -114,6 +116,7 @@ def grade_rows(course: pipeline.Course, items: list[dict] | None = None) -> list
         for lesson in lessons:
             st = status.get(f"{lesson}/{student}", {})
             score, top, manual = table[lesson].get(student, (0.0, maxima[lesson], False))
+            seconds_late, penalty = late[lesson].get(student, (0.0, 0.0))
             rows.append({
                 "student": student, "lesson": lesson, "score": round(score, 2),
                 "max_score": round(top, 2),
@@ -121,6 +124,7 @@ def grade_rows(course: pipeline.Course, items: list[dict] | None = None) -> list
                                                else "not submitted"),
                 "needs_manual_grade": manual, "review_items": counts[(lesson, student)],
                 "autograde_seconds": st.get("seconds", ""),
+                "seconds_late": round(seconds_late, 1), "late_penalty": round(penalty, 2),
             })
     return rows
 

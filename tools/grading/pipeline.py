@@ -426,3 +426,15 @@ def scores(course: Course, lesson: str) -> dict[str, tuple[float, float, bool]]:
             out[sub.student_id] = (score, float(sub.max_score),
                                    bool(sub.needs_manual_grade))
     return out
+
+
+def lateness(course: Course, lesson: str) -> dict[str, tuple[float, float]]:
+    """student -> (seconds late, points taken off) from the gradebook: (0.0, 0.0) on time, and
+    for a submission with no timestamp (nbgrader counts it on time)."""
+    with course.gradebook() as gb:
+        try:
+            subs = gb.assignment_submissions(lesson)
+        except MissingEntry:
+            return {}
+        return {sub.student_id: (float(sub.total_seconds_late or 0.0),
+                                 float(sub.late_submission_penalty or 0.0)) for sub in subs}
