@@ -2,8 +2,9 @@
 
 Per lesson, in one throwaway course folder and ONE autograde run: the solution, the blank
 release, six grid students (one per kind of Part 1 answer: right; the right value as a float,
-as numpy numbers, as a string; a wrong value; None), the right one also writing its Part 2
-functions in the forms of ``FORMS`` in turn (Part 1 and Part 2 cells are graded apart), and
+as numpy numbers, as a string (a text answer in the other case, a space before it); a wrong
+value; None), the right one also writing its Part 2 functions in the forms of ``FORMS`` in turn
+(Part 1 and Part 2 cells are graded apart), and
 every wrong solution of ``tests/wrong/lNN_*.py`` (and a noisy but right one where the lesson has
 it, and its ``VARIANTS``: right functions written another way than the reference, each losing
 nothing). Wrong solutions share a notebook where ``can_share`` shows that none can change what
@@ -89,7 +90,8 @@ def _wrong(x):
 def variant(kind: str, expected):
     """The answer a student of ``kind`` gives when ``expected`` is right."""
     return {"right": lambda: expected, "float": lambda: _leaves(expected, _as_float),
-            "numpy": lambda: _leaves(expected, _as_numpy), "string": lambda: str(expected),
+            "numpy": lambda: _leaves(expected, _as_numpy), "string": lambda: (
+                f" {expected.swapcase()}" if isinstance(expected, str) else str(expected)),
             "wrong": lambda: _wrong(expected), "none": lambda: None}[kind]()
 
 

@@ -2,7 +2,8 @@
 
 Per lesson, the students below, autograded in the lesson's one run (tests/graded_class.py):
 - six grid students, one per kind of answer (right; the right value as a float, as numpy
-  numbers, as a string; a wrong value; None), each giving that kind of answer to every Part 1
+  numbers, as a string (a text answer in the other case, a space before it); a wrong value;
+  None), each giving that kind of answer to every Part 1
   item. For every item and kind, "✓ Right." from the self-check (printed in the autograded
   notebook, and ``selfcheck.verdict`` here) goes with the point, anything else with 0;
 - the grid's right student also writes its Part 2 functions in the forms of ``FORMS`` in turn

@@ -26,6 +26,13 @@ def test_unknown_key_is_a_clear_error():
         selfcheck.verdict("overlap.nope", 1)
 
 
+def test_a_text_answer_in_another_case_is_told_case_counts():
+    ok, message = selfcheck.verdict("structure.ex_hash", " Retrieval")
+    assert ok is False and "case and spaces count" in message
+    assert "retrieval" not in message.lower().replace("the right answer", "")
+    assert "Hint" in selfcheck.verdict("structure.ex_hash", "content")[1]
+
+
 def test_bools_are_not_numbers():
     assert selfcheck.verdict("overlap.ex1_stride", True)[0] is False
 

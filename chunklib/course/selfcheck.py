@@ -59,7 +59,12 @@ def verdict(key: str, answer: object) -> tuple[bool | None, str]:
     if advice:
         advice = advice[0].upper() + advice[1:]
         return False, f"✗ Not yet: the value is right, but not its type. {advice}."
+    if (isinstance(answer, str) and isinstance(expected, str)
+            and answer.strip().casefold() == expected.casefold()):
+        return False, ("✗ Not yet: the right answer, but write it exactly as the To-do spells "
+                       "its choices: case and spaces count here.")
     return False, f"✗ Not yet. Hint: {item.hint}"
+
 
 def check(key: str, answer: object) -> None:
     """Print the verdict for ``answer`` to the question ``key`` ("lesson.name").
