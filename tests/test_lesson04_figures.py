@@ -22,6 +22,7 @@ from chunklib.structure import (
     structure_chunks,
     window_chunks,
 )
+from chunklib.tokens import wordpiece_count
 from chunklib.windows import stride
 from tests.nbgrading import lesson_notebook
 
@@ -50,6 +51,12 @@ S_DUP, W_DUP = duplication(STRUCT, N), duplication(WINDOWS, N)
 OVERSIZED = [e.end - e.start for e in ELEMENTS
              if e.kind not in ("heading", "table") and e.end - e.start > DEFAULT_SIZE]
 MIXED = sum(w.acl_parts is not None for w in WINDOWS)  # windows that carry two ACLs
+TABLE = next(e for e in ELEMENTS if e.kind == "table")
+#: the guide's characters no structure-aware chunk holds
+UNCOVERED = [i for i in range(N) if not any(s <= i < e for s, e in S_SPANS)]
+#: the guide's chunks after the rename of quiz 3 and to do 7, the ACL rule left as it was
+RENAMED = structure_chunks(dataclasses.replace(
+    GUIDE, text=GUIDE.text.replace(cs.RENAMED_FROM, cs.RENAMED_TO)))
 F = cs.figures()
 
 
@@ -88,7 +95,33 @@ TRUTHS = [  # (what the prose says, in words, with the figures it renders: does 
     ("overlap / size is not the duplication of either strategy",
      F["naive_percent"] / 100 not in (round(S_DUP, 2), round(W_DUP, 2))),
     ("the seed's formula goes negative on the structure-aware chunks",
-     total_length(S_SPANS) - N == -F["structure_skipped_chars"] < 0 < repeated(S_SPANS)),
+     total_length(S_SPANS) - N == -F["structure_shortfall_chars"] < 0 < repeated(S_SPANS)),
+    ("the structure-aware chunks leave out every heading character and, besides, only the "
+     "table's header, separator and row ends and line breaks; the shortfall is the characters "
+     "left out less those stored twice",
+     F["structure_uncovered_chars"] == N - union_length(S_SPANS)
+     and F["structure_heading_chars"] == sum(e.end - e.start for e in ELEMENTS
+                                             if e.kind == "heading")
+     and set(UNCOVERED) >= {i for e in ELEMENTS if e.kind == "heading"
+                            for i in range(e.start, e.end)}
+     and all(GUIDE.text[i].isspace() or TABLE.start <= i < TABLE.end for i in UNCOVERED
+             if not any(e.start <= i < e.end for e in ELEMENTS if e.kind == "heading"))
+     and F["structure_shortfall_chars"]
+     == F["structure_uncovered_chars"] - F["structure_repeated"]
+     and "(`| ` and ` |`)" in PROSE
+     and all(GUIDE.text[r.cells_span[0] - 2:r.cells_span[0]] == "| "
+             and GUIDE.text[r.cells_span[1]:r.cells_span[1] + 2] == " |" for r in TABLE.rows)),
+    ("the longest retrieval text is chunks[longest_ordinal], chunk longest_number in the explorer",
+     F["longest_number"] == F["longest_ordinal"] + 1
+     and STRUCT[F["longest_ordinal"]].ordinal == F["longest_ordinal"]
+     and F["longest_text_pieces"] == wordpiece_count(STRUCT[F["longest_ordinal"]].text)
+     and F["longest_retrieval_pieces"] == max(wordpiece_count(c.retrieval_text) for c in STRUCT)),
+    ("the Environment Matrix is readable by row_group only; renamed without its rule, every chunk "
+     "of the section falls back to the guide's default ACL, renamed_group",
+     GUIDE.acl_for(("Deployment Guide", "Environment Matrix")) == (F["row_group"],)
+     and GUIDE.default_acl == (F["renamed_group"],) != (F["row_group"],)
+     and {c.acl for c in RENAMED if c.heading_path[:2] == ("Deployment Guide", "Environments")}
+     == {(F["renamed_group"],)}),
     ("the runbook's last chunk has a missing ACL",
      structure_chunks(load_source("failover-runbook"))[-1].acl is None),
     ("mixed windows carry the ACL parts employees and sre, and only a reader of both may read",

@@ -156,6 +156,9 @@ def figures() -> dict[str, object]:
     trained = minilm_trained_length()
     longest = max(range(len(chunks)), key=lambda i: positions[i])
     texts = citable_options()
+    # the row's ACL, and the one it gets when its heading is renamed and the rule is not
+    (row_group,) = row.acl
+    (renamed_group,) = production_row(guide.text.replace(RENAMED_FROM, RENAMED_TO)).acl
     return {
         "size": DEFAULT_SIZE, "overlap": DEFAULT_OVERLAP, "small_size": SMALL_SIZE,
         "guide_chars": n, "oversized_chars": oversized.end - oversized.start,
@@ -186,7 +189,9 @@ def figures() -> dict[str, object]:
         "window_total_chars": total_length(window_spans),
         "structure_repeated": total_length(chunk_spans) - union_length(chunk_spans),
         "structure_total_chars": total_length(chunk_spans),
-        "structure_skipped_chars": n - total_length(chunk_spans),
+        "structure_shortfall_chars": n - total_length(chunk_spans),
+        "structure_uncovered_chars": n - union_length(chunk_spans),
+        "structure_heading_chars": sum(e.end - e.start for e in elements if e.kind == "heading"),
         "windows": len(windows), "window_joins": len(windows) - 1,
         "window_repeated": total_length(window_spans) - union_length(window_spans),
         "window_new_chars": DEFAULT_SIZE - DEFAULT_OVERLAP,
@@ -204,12 +209,14 @@ def figures() -> dict[str, object]:
         "longest_retrieval_pieces": positions[longest] - MINILM_SPECIAL_TOKENS,
         "longest_text_pieces": wordpiece_count(chunks[longest].text),
         "longest_number": chunks[longest].ordinal + 1,
+        "longest_ordinal": chunks[longest].ordinal,
         "retrieval_over_trained": sum(p > trained for p in positions),
         "source_length": SOURCE_LENGTH, "spans": ", ".join(map(str, SPANS)),
         "spans_word": _WORDS[len(SPANS)],
         "gap_start": SPANS[1][1], "gap_end": SPANS[2][0],
         "footer_chars": SOURCE_LENGTH - SPANS[-1][1],
         "citable_a": texts["A"], "citable_b": texts["B"],
+        "row_group": row_group, "renamed_group": renamed_group,
         "no_duplication": 0, "buffer_size": QUIZ_BUFFER_SIZE,
         "sha256_hex_digits": len(hashlib.sha256().hexdigest()),
         "examples_points": POINTS["examples"], "hidden_points": POINTS["hidden"],

@@ -1,7 +1,7 @@
 """The lesson-4 structure explorer: one source chunked two ways (structure-aware chunks and
 fixed windows) as lanes over its characters, repeated characters hatched; the current chunk's
 heading path, ``text``, ``retrieval_text`` and both hashes side by side; the source with every
-chunk's span. The split overlap stays at most half the budget (a note says when it is lowered).
+chunk's span. The overlap stays at most half the budget (a note says when it is lowered).
 
 Leaves out: editing the source (lesson 5's explorer does that) and token budgets.
 
@@ -120,8 +120,10 @@ class StructureExplorer(Explorer):
             tooltip="which fixture source to chunk", style={"description_width": "9em"})
         self.size_slider = int_slider("budget (chars)", size, min(100, size), max(3000, size),
                                       50, "chunk budget in characters")
-        self.overlap_slider = int_slider("split overlap", overlap, 0, size // 2, 10,
-                                         "overlap in characters, used only for hard splits")
+        self.overlap_slider = int_slider(
+            "overlap (chars)", overlap, 0, size // 2, 10,
+            "overlap in characters: hard splits in the structure-aware lane, every join in the "
+            "fixed-window lane")
         self.whole_box = widgets.Checkbox(value=False, description="whole document",
                                           tooltip="show the whole source, not an excerpt")
         self.note, self.detail, self.document = widgets.HTML(), widgets.HTML(), widgets.HTML()
@@ -141,7 +143,7 @@ class StructureExplorer(Explorer):
         before = self.overlap_slider.value
         self.overlap_slider.max = new // 2  # clamps the overlap (see the module docstring)
         after = self.overlap_slider.value
-        self.note.value = (f"<i>Split overlap lowered from {before} to {after}: at most half "
+        self.note.value = (f"<i>Overlap lowered from {before} to {after}: at most half "
                            "the budget.</i>" if after != before else "")
 
     def compute(self, params) -> SourceChunks:
@@ -223,7 +225,7 @@ class StructureExplorer(Explorer):
             rows.append(("plot", f"{slivers} of the {len(value.chunks)} chunks are under 3 "
                                  "pixels wide: the lanes show where chunks lie and repeat; "
                                  "the text view below shows each chunk"))
-        return (f"{source.source_id}: budget {value.size}, split overlap {value.overlap}",
+        return (f"{source.source_id}: budget {value.size}, overlap {value.overlap}",
                 rows)
 
     def alt(self, value: SourceChunks, current) -> str:
