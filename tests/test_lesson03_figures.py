@@ -31,6 +31,11 @@ def times(n, size, o):
     return counts
 
 
+def shared(a, b):
+    """The units two spans both hold: ``shared((0, 200), (150, 350))`` -> 50."""
+    return max(0, min(a[1], b[1]) - max(a[0], b[0]))
+
+
 def gaps_with_negative_overlap():
     # the rule the functions refuse, done by hand: starts step by C − O > C
     size, o, n = 200, -50, 1000
@@ -44,8 +49,13 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
     ("needs 100 chunks without overlap and 125 with it",
      w.n_chunks(100_000, 1000, 0) == 100 and w.n_chunks(100_000, 1000, 200) == 125),
     ("about 25 % more storage", round(w.duplication_factor(100_000, 1000, 200), 2) == 1.25),
-    ("Each chunk stores 1000 tokens, 800 of them new",
-     max(w.chunk_lengths(100_000, 1000, 200)) == 1000 and w.stride(1000, 200) == 800),
+    ("Each full chunk stores 1000 tokens, 800 of them new",  # the first one is all new
+     max(w.chunk_lengths(100_000, 1000, 200)) == 1000 and w.stride(1000, 200) == 800
+     and w.chunk_lengths(100_000, 1000, 200)[-1] == 800),
+    ("the second one repeats O of its C units (50 of 200 here); when the evidence sits in that "
+     "shared part, it adds nothing for this question",
+     shared(*w.window_spans(1000, 200, 50)[:2]) == 50
+     and w.window_spans(1000, 200, 50)[1] == (150, 350)),
     ("**Example 1**: N = 1000, C = 200, O = 50", w.n_chunks(1000, 200, 50) == 7),
     ("K = ⌈N / C⌉", all(w.n_chunks(n, 10, 0) == -(-n // 10) for n in range(1, 50))),
     ("K = N − C + 1 = 801 full chunks, and the stored positions are exactly (N − C + 1) · C = "
@@ -158,7 +168,8 @@ def test_whats_next_points_forward():
     assert "Lesson 4" in cell
 
 QUIZ_CLAIMS = [
-    ("1000 / 800 = 1.25", w.duplication_factor(10**6, 1000, 200) == pytest.approx(1.25, 1e-3)),
+    ("1000 / 800 = 1.25 times the document: 25 % more than the document itself",
+     w.duplication_factor(10**6, 1000, 200) == pytest.approx(1.25, 1e-3)),
     ("the last chunk that starts at or before it",
      all(whole_in_some_chunk(1000, 200, 50, a, a + 51) for a in range(0, 950))),
     ("a 120-token sentence at tokens 149 to 269 is cut by chunk (0, 200), and chunk "

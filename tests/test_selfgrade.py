@@ -351,8 +351,9 @@ def test_a_wrong_solution_names_its_own_function_and_only_that(graded):
         assert flagged == [fn], (name, flagged)
         leaked = [s for s in secrets if s in text]
         assert not leaked, (name, leaked[:2])
-        if name == "range_bug":  # the done-when case of lesson 3: it fails on an exact fit
-            assert "fails a hidden edge case: an exact fit" in text
+        if name == "range_bug":  # the done-when case of lesson 3: it fails on an exact fit,
+            assert "fails a hidden edge case: an exact fit" in text  # a visible example too
+            assert "an example in the notebook fails" in text
         if name in TYPE_WRONGS:  # a right value of the wrong type, as its examples cell says
             assert f"right values of the wrong type: {TYPE_WRONGS[name]}" in text, text
 
@@ -427,9 +428,10 @@ def test_course_py_grade_on_lesson_3_with_one_bug(state, tmp_path):
     print(f"\ncourse.py grade 3 (first run, gradebook generated): {took:.1f} s")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     out = proc.stdout
-    assert "Lesson 3, Overlap: 33 of 35 points" in out
-    assert "Next to fix: chunk_starts (fails a hidden edge case: an exact fit" in out
-    assert re.search(r"03-overlap\s+33/35\s+\d\d:\d\d, just now\s+chunk_starts", out)
+    assert "Lesson 3, Overlap: 32 of 35 points" in out  # its examples show 1000/250/100 too
+    assert ("Next to fix: chunk_starts (an example in the notebook fails (run its cell to see "
+            "which); fails a hidden edge case: an exact fit") in out
+    assert re.search(r"03-overlap\s+32/35\s+\d\d:\d\d, just now\s+chunk_starts", out)
     assert re.search(r"01-units\s+-\s+not graded yet", out)
     assert (root / "release" / "03-overlap" / "overlap.feedback.html").exists()
     progress = json.loads((root / "build" / "selfgrade" / "progress.json").read_text())

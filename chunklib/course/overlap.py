@@ -172,10 +172,10 @@ QUIZ = [
                   "That is the share of each chunk that repeats, {myth_overlap} of {myth_size}, "
                   "but storage is measured against the document: each chunk brings only "
                   "{myth_new} new tokens."),
-            "B": ("About {myth_extra} % more: the chunk size over the stride.",
+            "B": ("About {myth_extra} % more: chunk size over stride, minus one.",
                   "The stride is {myth_new}, so the document needs about N / {myth_new} chunks of "
                   "{myth_size}, that is {myth_size} / {myth_new} = {myth_factor} times the "
-                  "document."),
+                  "document: {myth_extra} % more than the document itself."),
             "C": ("About {myth_overlap} tokens more: one overlap per document.",
                   "Every boundary repeats {myth_overlap} tokens, not just one: the cost grows "
                   "with the number of chunks."),

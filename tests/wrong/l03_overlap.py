@@ -5,7 +5,7 @@ WRONG = {
 def chunk_starts(n, size, overlap):
     # every start below n, even after a chunk has reached the end
     return list(range(0, n, stride(size, overlap)))
-'''}, {"test_chunk_starts_hidden"}),
+'''}, {"test_chunk_starts_examples", "test_chunk_starts_hidden"}),
     "no_validation": ({"stride": '''
 def stride(size, overlap):
     return size - overlap
