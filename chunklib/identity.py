@@ -2,12 +2,14 @@
 
 Every id is ``H(fields)``: SHA-256 over the fields' text joined by the unit separator
 ``\\x1f``, so ``("ab", "c")`` and ``("a", "bc")`` never collide; a field whose text holds
-``\\x1f`` itself is refused (ValueError), so no two different field lists hash alike. A chunk
+``\\x1f`` itself is refused (ValueError), so no two different lists of strings hash alike
+(fields of other types hash as their ``str``: ``H([3]) == H(["3"])``). A chunk
 id binds the source, the strategy version, the element (by its own content), the span
 *relative to the element*, the content hash and the tenant; the ordinal is stored beside it
 but is not part of it, so inserting an unrelated source, or a paragraph in another section, or
 renaming a heading, leaves the ids of unchanged body chunks as they were. The index-entry id
-adds what a vector depends on: the retrieval text's hash, the index revision and the ACL
+adds what a vector and the permission filter depend on: the retrieval text's hash, the index
+revision (which names the embedding model; ``chunklib.index.INDEX_REVISION``) and the ACL
 snapshot.
 
 Leaves out: storage (see the lesson-5 index) and a choice of which fields *your* identity

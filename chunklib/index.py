@@ -24,11 +24,18 @@ Needs SQLite 3.35 or newer (``AS MATERIALIZED``) with the JSON functions; FTS5, 
 (SQLite 3.40 in Python 3.11 on Debian 12), is needed only for ``ranking="bm25"``, and a build
 without it gets a clear error there while the course's term ranking keeps working.
 
+The index revision names the index's configuration, the embedding model included
+(``INDEX_REVISION``: the course's settings and all-MiniLM-L6-v2), and it is one of the four
+fields of every ``index_entry_id``; ``put`` refuses vectors of any other model, so a new model
+needs an index of its own revision, and with it new entry ids.
+
 Vectors are stored once per (model, retrieval_sha256), as float32 bytes
 (``chunklib.vectors.to_blob``; a JSON list of numbers is read too), the table and key that
 ``chunklib.vectors.VectorCache`` reads and writes; ``lifecycle.update`` asks its embedder only
 for texts the table lacks, so no text is embedded twice. Leaves out: vector search here (vectors
-are stored and tracked, search is lexical; ``chunklib.retrieval`` ranks by them), users and deny
+are stored and tracked, search is by terms or bm25; lesson 6's dense retriever,
+``chunklib.retrieval``, ranks by the same model's vectors, which it takes from
+``chunklib.vectors`` rather than from this table), users and deny
 rules (any-of groups per part, all parts required), concurrent writers (one builder at a time),
 scale (lesson 5's notebook names the engines that carry the same contract across machines).
 
@@ -46,13 +53,15 @@ from collections.abc import Callable, Iterable, Mapping
 from contextlib import contextmanager
 
 from chunklib.access import access_complete, access_parts, term_overlap, term_set
+from chunklib.embedding import MODEL_NAME
 from chunklib.identity import access_snapshot_sha256, index_entry_id
 from chunklib.records import ChunkRecord, from_dict
 from chunklib.retrieval import FTS_TOKENIZER
-from chunklib.validate import require_int
+from chunklib.validate import require_int, require_text
 from chunklib.vectors import decode_vector, to_blob
 
-INDEX_REVISION = "course-index-v1"
+#: The index configuration every entry id binds: the course's settings and the embedding model.
+INDEX_REVISION = f"course-index-v1+{MODEL_NAME}"
 SCHEMA = """
 CREATE TABLE generations (generation INTEGER PRIMARY KEY, index_revision TEXT NOT NULL,
   state TEXT NOT NULL CHECK (state IN ('building', 'ready', 'failed', 'retired')),
@@ -152,11 +161,29 @@ class ChunkIndex:
     []
     """
 
-    def __init__(self, path: str = ":memory:", index_revision: str = INDEX_REVISION):
+    def __init__(self, path: str = ":memory:", index_revision: str | None = None,
+                 embedding_model: str = MODEL_NAME):
+        """An index for vectors of ``embedding_model``; ``index_revision`` (by default
+        ``INDEX_REVISION``, or the same settings with another model) must name that model,
+        because every index entry id binds it:
+
+        ``ChunkIndex(embedding_model="m").index_revision`` -> 'course-index-v1+m'
+
+        ``ChunkIndex(index_revision="v2", embedding_model="m")``
+        -> ValueError: index_revision 'v2' must name the embedding model 'm': ...
+        """
+        if not require_text(embedding_model, "embedding_model"):
+            raise ValueError("embedding_model must not be empty")
+        if index_revision is None:
+            index_revision = INDEX_REVISION.replace(MODEL_NAME, embedding_model)
+        if embedding_model not in require_text(index_revision, "index_revision"):
+            raise ValueError(f"index_revision {index_revision!r} must name the embedding model "
+                             f"{embedding_model!r}: a new model means a new index_revision")
         if sqlite3.sqlite_version_info < (3, 35):
             raise RuntimeError(f"SQLite {sqlite3.sqlite_version} is too old: the index needs "
                                "3.35 or newer (materialized CTEs filter before scoring)")
         self.path, self.index_revision = str(path), index_revision
+        self.embedding_model = embedding_model
         self.db = sqlite3.connect(self.path, isolation_level=None, timeout=30)
         self.db.execute("PRAGMA foreign_keys = ON")
         if self.path != ":memory:":
@@ -345,6 +372,10 @@ class ChunkIndex:
                                 (generation,)).fetchone()
         if state != ("building",):
             raise ValueError(f"generation {generation} is not being built: {state}")
+        if model is not None and model != self.embedding_model:
+            raise ValueError(f"vectors of {model!r} cannot enter an index whose revision "
+                             f"{self.index_revision!r} is for {self.embedding_model!r}: a new "
+                             "model needs a new index_revision")
         rec = {f.name: getattr(record, f.name) for f in dataclasses.fields(record)}  # to_dict
         self.db.execute(
             "INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",

@@ -17,7 +17,7 @@ from chunklib.course.fixture import load_source, load_sources
 from chunklib.course.lifecycle import RENAMED
 from chunklib.embedding import MODEL_NAME
 from chunklib.identity import acl_snapshot_sha256, index_entry_id
-from chunklib.index import ChunkIndex, heading_key
+from chunklib.index import INDEX_REVISION, ChunkIndex, heading_key
 from chunklib.lifecycle import (
     insert_paragraph,
     rename_heading,
@@ -76,6 +76,25 @@ def test_entries_bind_the_course_index_entry_id(published):
         assert entry["vector_key"] == (MODEL_NAME, record.retrieval_sha256)
         assert index.vector(*entry["vector_key"]) == tuple(
             shipped_store()[record.retrieval_sha256].tolist())  # float32, stored exactly
+
+
+def test_the_index_revision_names_the_embedding_model(published):
+    """A vector depends on the model, so the model is part of the index revision that every
+    entry id binds: another model means another revision, and so other entry ids."""
+    index, embedder, _ = published
+    assert MODEL_NAME in index.index_revision == INDEX_REVISION
+    other = ChunkIndex(embedding_model="other-model")
+    assert other.index_revision != INDEX_REVISION and "other-model" in other.index_revision
+    with pytest.raises(ValueError, match="must name the embedding model"):
+        ChunkIndex(index_revision="course-index-v2", embedding_model="other-model")
+    with pytest.raises(ValueError, match="not be empty"):
+        ChunkIndex(embedding_model="")
+    generation = other.begin(None)
+    with pytest.raises(ValueError, match="new index_revision"), other.batch():
+        other.put(generation, ROW, embedder.model, embedder(ROW.retrieval_text))
+    snap = acl_snapshot_sha256(ROW.acl)
+    assert (index_entry_id(ROW.chunk_id, ROW.retrieval_sha256, other.index_revision, snap)
+            != index.entries()[ROW.chunk_id]["index_entry_id"])
 
 
 def test_an_employee_query_for_the_production_table_returns_nothing(published):
@@ -407,7 +426,7 @@ def test_records_come_back_whole_with_model_and_index_revision(published):
     for c in ALL:
         got = stored[c.chunk_id]
         want = dataclasses.replace(c, embedding_model=MODEL_NAME,
-                                   index_revision="course-index-v1") if c.acl else c
+                                   index_revision=INDEX_REVISION) if c.acl else c
         assert got == want
     raw = index.db.execute("SELECT record FROM chunks LIMIT 1").fetchone()[0]
     assert set(json.loads(raw)) == set(to_dict(ALL[0]))

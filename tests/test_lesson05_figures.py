@@ -6,7 +6,7 @@ import pytest
 from chunklib.course import lifecycle as cl
 from chunklib.course.fixture import load_source, load_sources
 from chunklib.course.quiz import questions
-from chunklib.index import ChunkIndex
+from chunklib.index import INDEX_REVISION, ChunkIndex
 from chunklib.lifecycle import insert_paragraph, rename_heading, update
 from chunklib.structure import DEFAULT_OVERLAP, DEFAULT_SIZE, structure_chunks
 from chunklib.vectors import MiniLMEmbedder
@@ -161,6 +161,135 @@ FAILED_ROWS, FAILED_ASKED, RETITLED, AT_FAIL, AFTER_FAIL = failed_build()
 SECTION, KEPT = cl.renamed_section_ids()
 SPLIT = cl.split_windows()
 
+def sre_row_scores():
+    """The notebook's SRE searches for the production row: generation 1 (the first search),
+    generation 2 after the rename (the failed build leaves it published), and after the
+    rollback; the rollback's target; the row's retrieval text in generations 1 and 2; the plan
+    of the deletion that follows."""
+    index, embedder = ChunkIndex(), MiniLMEmbedder()
+    update(index, load_sources(), embedder)
+
+    def sre():
+        return index.search("production 4 SRE", "kestrel", ["sre"], 1, ranking="bm25")[0]
+
+    first = sre()
+    update(index, [rename_heading(GUIDE, MATRIX, "Environments and replicas")], embedder)
+    renamed = sre()
+    target = index.rollback()
+    back = sre()
+    texts = [next(c.retrieval_text for c in index.chunks(g) if c.chunk_id == ROW_ID)
+             for g in (1, 2)]
+    deleted = update(index, [], embedder, deleted=["deploy-faq"])
+    return first, renamed, back, target, texts, deleted
+
+
+def stale_rule_revision_refused():
+    """The renamed guide with the ACL rule left under the old name: refused, and without the
+    refusal the section would read the guide's default ACL, employees."""
+    import dataclasses
+
+    from chunklib.lifecycle import validate_revision
+
+    renamed = rename_heading(GUIDE, MATRIX, "Environments and replicas")
+    stale = dataclasses.replace(renamed, section_acls=GUIDE.section_acls)
+    with pytest.raises(ValueError, match="matches no heading"):
+        validate_revision(stale, structure_chunks(stale))
+    return (stale.acl_for(("Deployment Guide", "Environments and replicas"))
+            == GUIDE.default_acl == ("employees",) == cl.stale_rule_fallback()
+            and renamed.acl_for(("Deployment Guide", "Environments and replicas")) == ("sre",))
+
+
+def merged_chunks_count_from_their_first_element():
+    """Every chunk that holds several elements takes its element id and the zero of its
+    relative span from its first element (there are such chunks in the fixture)."""
+    from chunklib.elements import parse_elements
+    from chunklib.identity import chunk_id, element_id
+
+    merged = 0
+    for source in load_sources():
+        elements = [e for e in parse_elements(source.text) if e.kind != "heading"]
+        for c in structure_chunks(source):
+            inside = [e for e in elements if c.start <= e.start and e.end <= c.end]
+            if c.kind == "table" or len(inside) < 2:
+                continue
+            merged += 1
+            first = inside[0]
+            same = [e for e in elements if (e.kind, e.text) == (first.kind, first.text)]
+            eid = element_id(first.kind, first.text, same.index(first))
+            if c.element_id != eid or c.chunk_id != chunk_id(
+                    c.source_id, c.strategy_version, eid, c.start - first.start,
+                    c.end - first.start, c.content_sha256, c.tenant_id):
+                return False
+    return merged > 0
+
+
+def refused_chunks_show_twice():
+    """Things to try 4: each refused chunk is a column at its ordinal (no entry) and a
+    tombstone column; the tombstoned entries' vectors stay in the shared vectors table."""
+    x = _REMOVED_X
+    columns, plan = x.computed.columns, x.report.plan
+    old = x.index.entries(1)
+    return (len(columns) == len(structure_chunks(GUIDE)) + len(plan["tombstone"])
+            and sum(states == ("same", "none", "none") for _l, states in columns)
+            == len(plan["tombstone"])
+            and sum(label == "×" and states == ("same", "gone", "gone")
+                    for label, states in columns) == len(plan["tombstone"])
+            and all(x.index.has_vector(*old[cid]["vector_key"]) for cid in plan["tombstone"]))
+
+
+def bm25_is_negated():
+    """FTS5's bm25() is negative, lower is better; the index reports its negation."""
+    import sqlite3
+
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE VIRTUAL TABLE t USING fts5(x)")
+    db.executemany("INSERT INTO t VALUES (?)", [("production sre",), ("other text",),
+                                                ("more words here",)])
+    raw = db.execute("SELECT bm25(t) FROM t WHERE t MATCH 'production'").fetchone()[0]
+    return raw < 0 and SRE_ROW[0][1] > 0
+
+
+def the_lesson5_index_never_searches_by_vector():
+    """The index's search has no vector ranking; lesson 6's dense ranker reads the shipped
+    store through chunklib.vectors (no ChunkIndex)."""
+    import inspect
+
+    from chunklib import retrieval
+    from chunklib.index import ChunkIndex as Index
+    with pytest.raises(ValueError, match="ranking must be"):
+        Index().search("x", "t", ["g"], 1, ranking="dense")
+    source = inspect.getsource(retrieval)
+    return "default_embedder" in source and "ChunkIndex" not in source
+
+
+def revision_binds_the_model():
+    """The index revision names the model; an index for another model has another revision
+    (so other entry ids) and refuses this model's vectors."""
+    from chunklib.embedding import MODEL_NAME
+
+    other = ChunkIndex(embedding_model="another-model")
+    generation = other.begin(None)
+    row = next(c for c in ALL if c.chunk_id == ROW_ID)
+    with pytest.raises(ValueError, match="new index_revision"), other.batch():
+        other.put(generation, row, MODEL_NAME, (0.0,))
+    return MODEL_NAME in INDEX_REVISION and other.index_revision != INDEX_REVISION
+
+
+def ordinal_paragraphs_stand_alone(n, at):
+    """In the Part 1 document every paragraph, the new one included, is a chunk of its own and
+    no paragraph repeats another (so the occurrence counts of rule 1 do not move)."""
+    from chunklib.documents import Source
+
+    paragraphs = [f"Paragraph {i} says something of its own, in a sentence." for i in range(n)]
+    new = paragraphs[:at] + ["A new paragraph, inserted by an editor today."] + paragraphs[at:]
+    chunks = structure_chunks(Source("notes", "1", "kestrel", "notes.md", "\n\n".join(new),
+                                     ("g",), ()), size=60, overlap=0)
+    return [c.text for c in chunks] == new and len(set(new)) == len(new)
+
+
+SRE_ROW = sre_row_scores()
+
+
 def ordinal_ids_shift(n, at):
     """Old ids by ordinal; after inserting at ``at``, chunk j >= at sits at j + 1."""
     old = [("guide", j) for j in range(n)]
@@ -228,7 +357,7 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
      FIRST_CALLS[1] == COMPUTED == 0),
     ("a text whose vector\nis there is never embedded again",  # three builds, one row per call
      VECTORS == FIRST.embedded + RENAMED.embedded and DELETED.embedded == 0),
-    ("a tombstone for\neach of its 7 entries", len(DELETED.plan["tombstone"]) == 7),
+    ("a tombstone for each of its 7 entries", len(DELETED.plan["tombstone"]) == 7),
     # 16 rows = two committed batches of 8 carried-over chunks (no embedder call); the guide's
     # first three chunks then asked for vectors, and the third call's failure undid the two
     # chunk rows and two vectors its batch had written
@@ -256,6 +385,44 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
     (f"runs from character {SPLIT[0][0]}\nto {SPLIT[1][1]} of the source; the second window "
      f"covers characters {SPLIT[1][0]} to\n{SPLIT[1][1]}", SPLIT[1][2:] == (900, 1596)),
     ("A document has 10 chunks, one paragraph each", cl.ordinal_ids_moved(10, 3) == (7, 0)),
+    ("inserts a new\nparagraph after the third (a chunk of its own, repeating no other paragraph)",
+     ordinal_paragraphs_stand_alone(10, 3)),
+    ("the `\\w+` terms of the lowercased retrieval text",
+     cl.CHECKS["employee_hits"].expected() == [("c4", 1)]),
+    ("are counted from the start of that element (for a chunk merged from several elements, "
+     "its\n   first element)", merged_chunks_count_from_their_first_element()),
+    ("`index_revision` names the index's configuration, the embedding model\n   and its "
+     "settings included, so a new model means a new `index_revision` (chunklib's names\n   "
+     "all-MiniLM-L6-v2, and its index refuses vectors of any other model)",
+     "all-MiniLM-L6-v2" in INDEX_REVISION and FIRST.generation == 1
+     and revision_binds_the_model()),
+    ("binding `index_revision`, which\n  names the embedding model and its settings, does the "
+     "same for a new model", revision_binds_the_model()),
+    ("silently fall back to the guide's default ACL, `employees`: every employee could read "
+     "the\nSRE-only section", stale_rule_revision_refused()),
+    ("A\nrefused chunk shows twice: at its ordinal (no entry, no vector) and, at the right, as "
+     "the\ntombstone of its old entry. *Gone* means the shadow generation no longer holds or "
+     "uses it: a\ntombstoned entry's vector stays in the `vectors` table, which all "
+     "generations share, since\ngeneration 1 still uses it", refused_chunks_show_twice()),
+    ("FTS5's `bm25()` gives a better match a lower, negative value; chunklib negates it, so "
+     "higher\nis better here", bm25_is_negated()),
+    ("Neither ranks by the vectors: this index\nstores them but searches by terms or bm25 only",
+     the_lesson5_index_never_searches_by_vector()),
+    ("readers still see generation 2, whole. (The\nSRE's bm25 score for the production row "
+     "differs from the first search's: in generation 2 the\nrow's retrieval text holds the new "
+     "heading",
+     SRE_ROW[0][0] == SRE_ROW[1][0] == ROW_ID and SRE_ROW[0][1] != SRE_ROW[1][1]
+     and "Environments and replicas" in SRE_ROW[4][1]
+     and SRE_ROW[4][0].replace("Environment Matrix", "Environments and replicas")
+     == SRE_ROW[4][1]),
+    ("here back to generation 1, before the rename (the score is the first search's again, "
+     "because\nthe row's retrieval text no longer holds the new heading)",
+     SRE_ROW[3] == 1 and SRE_ROW[2] == SRE_ROW[0]),
+    ("The new generation, built on generation 1, the one readers now see\n(so the guide keeps "
+     "its old heading, and every entry but the FAQ's is kept)",
+     SRE_ROW[3] == 1 and len(SRE_ROW[5].plan["keep"]) == FIRST.entries - 7
+     and SRE_ROW[5].plan["reembed"] == SRE_ROW[5].plan["add"] == []
+     and len(SRE_ROW[5].plan["tombstone"]) == 7 and SRE_ROW[5].embedded == 0),
 ]
 
 

@@ -20,6 +20,8 @@ hold it.
 
 from __future__ import annotations
 
+import dataclasses
+
 from chunklib.access import authorized, search
 from chunklib.course import POINTS
 from chunklib.course.edits import MATRIX, QUERY, make_edit
@@ -112,7 +114,7 @@ def _notebook_replay() -> dict[str, object]:
     undone = {"rows": at_fail["rows"] - after["rows"],
               "vectors": at_fail["vectors"] - after["vectors"]}
     published = index.published()
-    index.rollback()
+    rolled_back = index.rollback()
     deleted = update(index, [], embedder, deleted=["deploy-faq"])
     stored = len(index.chunks(first.generation))
     holding = [g for g in index.generations()
@@ -120,6 +122,7 @@ def _notebook_replay() -> dict[str, object]:
     purged = index.purge("deploy-faq")
     return {"first": first, "scored": len(seen), "renamed": renamed, "failed": failed,
             "published": published, "faq_entries": len(deleted.plan["tombstone"]),
+            "rolled_back": rolled_back,
             "written": written, "carried": carried, "undone": undone,
             "purged": purged, "purge_generations": holding,
             "stored": stored, "first_calls": first_calls,
@@ -176,6 +179,7 @@ def figures() -> dict[str, object]:
         "renamed_kept": len(renamed.plan["keep"]), "renamed_calls": renamed.embedded,
         "fail_call": _ORDINALS[FAIL_CALL - 1], "failed_generation": replay["failed"],
         "still_published": replay["published"], "faq_entries": replay["faq_entries"],
+        "rolled_back": replay["rolled_back"], "fallback_acl": ", ".join(stale_rule_fallback()),
         **_failed_rows(replay["written"], replay["carried"], replay["undone"]),
         "purged": replay["purged"], "purge_generations": _listed(replay["purge_generations"]),
         **_part_intros(),
@@ -292,6 +296,17 @@ def renamed_section_ids() -> tuple[int, int]:
     before = [c for c in structure_chunks(guide) if c.heading_path[:2] == MATRIX]
     after = {c.chunk_id for c in structure_chunks(rename_heading(guide, MATRIX, RENAMED))}
     return len(before), sum(c.chunk_id in after for c in before)
+
+
+def stale_rule_fallback() -> tuple[str, ...]:
+    """The ACL the renamed Environment Matrix would get if its revision kept the rule under the
+    old name (``validate_revision`` refuses such a revision): the rule matches no heading, so
+    the section falls back to the guide's default ACL. ``stale_rule_fallback()`` -> ('employees',)
+    """
+    guide = load_source("deployment-guide")
+    renamed = rename_heading(guide, MATRIX, RENAMED)
+    stale = dataclasses.replace(renamed, section_acls=guide.section_acls)
+    return stale.acl_for(MATRIX[:-1] + (RENAMED,))
 
 
 def scored_ids() -> list[str]:
