@@ -67,7 +67,7 @@ def intersection_length(a: Iterable[tuple[int, int]], b: Iterable[tuple[int, int
 def duplication_ratio(spans: Iterable[tuple[int, int]], source_length: int) -> float:
     """Actual duplication: (Σ span lengths − length of their union) / source_length.
 
-    With chunks that tile the source this is the seed's (Σ units − L) / L; taking the union
+    With chunks that cover the source this is the seed's (Σ units − L) / L; taking the union
     instead of L keeps it from going negative when chunks skip source (blank lines).
     0.0 for an empty source. ``duplication_ratio([(0, 6), (4, 10)], 10)`` -> 0.2
     """
