@@ -146,8 +146,10 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
      [s for s in token_spans("The runbook's 🚨 alert: don't panic.") if s[1] == 15]
      == [(13, 15), (14, 15), (14, 15)]),
     ("byte-level BPE split its four UTF-8 bytes", len("🚨".encode()) == 4),
-    ("the word pieces `run` and `book`",
-     [(s, e) for s, e in wordpiece_spans("The runbook's")][1:3] == [(4, 7), (7, 11)]),
+    ("the word pieces `run` and `##book` (shown as its text, `book`)",
+     [(s, e) for s, e in wordpiece_spans("The runbook's")][1:3] == [(4, 7), (7, 11)]
+     and _minilm().encode("The runbook's", add_special_tokens=False).tokens[1:3]
+     == ["run", "##book"]),
     ("(an `e` followed by U+0301)", unicodedata.name("\u0301") == "COMBINING ACUTE ACCENT"),
     ("Word-like units make two units of that café, three of the emoji and two of the Japanese "
      "sentence: the whole text before the full stop is one run of word characters, and the full "
