@@ -25,7 +25,7 @@ from chunklib.course.quiz import Question
 from chunklib.course.selfcheck import Check
 from chunklib.course.words import ORDINALS as _ORDINALS
 from chunklib.course.words import WORDS as _WORDS
-from chunklib.sentences import split_sentences
+from chunklib.sentences import sentences_cut_at, split_sentences
 from chunklib.tokens import (
     MINILM_MAX_SEQ_LENGTH,
     MINILM_SPECIAL_TOKENS,
@@ -126,6 +126,13 @@ def _cut(kind: str, size: int) -> int:
     return cut_sentences(split_sentences(sample_passage()), _windows(kind, size))
 
 
+def _cut_ends(kind: str, size: int) -> int:
+    """The chunk ends inside a sentence: the explorer's × marks (more than the cut sentences
+    when a sentence longer than a chunk is cut more than once)."""
+    ends = [end for _start, end in _windows(kind, size)[:-1]]
+    return sum(cut is not None for cut in sentences_cut_at(split_sentences(sample_passage()), ends))
+
+
 def figures() -> dict[str, object]:
     """Every number lesson 1's Markdown states, computed with chunklib.
 
@@ -171,6 +178,7 @@ def figures() -> dict[str, object]:
                         sum(p > fig["trained_length"] - MINILM_SPECIAL_TOKENS for p in pieces),
                         len(pieces))})
     fig["small_words_cut"] = _cut(*TRIES["small_words"])
+    fig["small_words_marks"] = _cut_ends(*TRIES["small_words"])
     last_start, last_end = _windows(*chars_over)[-1]
     fig.update({"chars_over_share": share(fig["chars_over_overflowing"], fig["chars_over_k"]),
                 "chars_over_last": last_end - last_start})
