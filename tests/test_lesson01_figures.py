@@ -4,13 +4,16 @@
 quiz or Part 1 prompts that no claim below recomputes fails the suite.
 """
 
+import importlib.util
 import json
 import re
 import unicodedata
+import zipfile
 from pathlib import Path
 
 import nbformat
 import pytest
+from tokenizers import Tokenizer
 
 import chunklib
 from chunklib.budgets import minilm_reads, prefix_end, spans_of, unit_table, units_within
@@ -48,8 +51,18 @@ SENTENCES = split_sentences(PASSAGE)
 PIECES_READ = MINILM_MAX_SEQ_LENGTH - MINILM_SPECIAL_TOKENS
 #: "See it with the real model": the vectors the lesson's cell reads (the shipped store).
 CUT = truncation(PASSAGE)
-TRAINED = json.loads(Path(chunklib.__file__).with_name("data").joinpath(
-    "all-MiniLM-L6-v2.tokenizer.json").read_text(encoding="utf-8"))["truncation"]["max_length"]
+TOKENIZER_FILE = Path(chunklib.__file__).with_name("data") / "all-MiniLM-L6-v2.tokenizer.json"
+TRAINED = json.loads(TOKENIZER_FILE.read_text(encoding="utf-8"))["truncation"]["max_length"]
+
+
+def package_json(name):
+    """A JSON file of the installed all-MiniLM-L6-v2 package's model.zip ({} when missing)."""
+    spec = importlib.util.find_spec("all_minilm_l6_v2")
+    if spec is None or not spec.submodule_search_locations:
+        return {}
+    archive = Path(next(iter(spec.submodule_search_locations))) / "model.zip"
+    with zipfile.ZipFile(archive) as zipped:
+        return json.loads(zipped.read(name))
 
 
 def explorer_marks(kind, size):
@@ -220,6 +233,12 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
      "lesson 2's `split_sentences` finds them)",  # 7 headings end without . ! or ?
      (cut("words", 160), len(SENTENCES)) == (6, 70)
      and sum(not PASSAGE[s:e].endswith((".", "!", "?")) for s, e in SENTENCES) == 7),
+    ("with `truncation=True` stops at 512 word pieces (its `model_max_length`, as many as it has "
+     "position embeddings), and through its own `tokenizer.json` loaded as it is, at 128",
+     package_json("tokenizer_config.json").get("model_max_length")
+     == package_json("config.json").get("max_position_embeddings") == course.MINILM_POSITIONS
+     == 512 and len(Tokenizer.from_file(str(TOKENIZER_FILE)).encode(PASSAGE).ids) == 128
+     and package_json("sentence_bert_config.json").get("max_seq_length") == 256),
     ("with windows of 30, 36", cut("words", 30) == 36),
     ("**Example 1**: the passage's N = 1204 word-like units, C = 200",
      course.part1_n("ex1") == len(unit_spans(PASSAGE)) == 1204),

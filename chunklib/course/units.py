@@ -99,6 +99,10 @@ QUIZ_EMOJI = "\U0001f469\u200d\U0001f4bb" * 4
 QUIZ_EMOJI_LIMIT = 10
 #: Quiz question 5: (N, C) of the fixed windows whose last chunk the learner finds.
 QUIZ_LAST = (1000, 300)
+#: all-MiniLM-L6-v2's position embeddings, and the ``model_max_length`` of its
+#: ``tokenizer_config.json``: where transformers' tokenizer cuts with ``truncation=True``
+#: (the package's ``model.zip`` holds both files; chunklib ships only ``tokenizer.json``).
+MINILM_POSITIONS = 512
 
 
 def share(count: int, total: int) -> str:
@@ -179,6 +183,7 @@ def figures() -> dict[str, object]:
                         len(pieces))})
     fig["small_words_cut"] = _cut(*TRIES["small_words"])
     fig["small_words_marks"] = _cut_ends(*TRIES["small_words"])
+    fig["minilm_positions"] = MINILM_POSITIONS
     last_start, last_end = _windows(*chars_over)[-1]
     fig.update({"chars_over_share": share(fig["chars_over_overflowing"], fig["chars_over_k"]),
                 "chars_over_last": last_end - last_start})
