@@ -268,14 +268,15 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
      "to `chunk_size=1000`", units_within(TOKENS, 1000) < 1000),
     ("**Question 2.** A 1500-character chunk (the passage's first)",
      windows("characters", 1500)[0] == (0, 1500)),
-    ("the first 254 word pieces only, characters 0 to 1184",
-     truncated_at(PASSAGE[:1500]) == 1184),
+    ("the first 254 of its 326 word pieces, characters 0 to 1184",
+     truncated_at(PASSAGE[:1500]) == 1184 and len(wordpiece_spans(PASSAGE[:1500])) == 326),
     ("`len(word)` is 5 and `word[3]` is `'e'`", len(FACE) == 5 and FACE[3] == "e"),
     ("**Question 4.** A chunker cuts fixed windows of at most 10 characters",
      len(fixed_windows(len(TECHNOLOGIST * 4), 10)) == 2),
     ("set to 256, the same number as all-MiniLM-L6-v2's limit",
      overflowing("cl100k_tokens", 256) == 4),
-    ("on the passage 4 of its 5 chunks are longer than the 254 word pieces the model reads",
+    ("It cuts the lesson's passage into 5 chunks", len(windows("cl100k_tokens", 256)) == 5),
+    ("No: 4 of the 5 are longer than the 254 word pieces the model reads",
      (overflowing("cl100k_tokens", 256), len(windows("cl100k_tokens", 256))) == (4, 5)),
 ]
 
@@ -294,7 +295,8 @@ QUIZ_CLAIMS = [
     ("joins them into one é and a length of 4", len(unicodedata.normalize("NFC", FACE)) == 4),
     ("Python sees 12 code points: each 👩‍💻 is 👩, an invisible zero-width joiner (U+200D)",
      len(TECHNOLOGIST * 4) == 12 and unicodedata.name("\u200d") == "ZERO WIDTH JOINER"),
-    ("the text is 44 bytes in UTF-8", len((TECHNOLOGIST * 4).encode()) == 44),
+    ("the text is 44 bytes in UTF-8 but 12 code points",
+     (len((TECHNOLOGIST * 4).encode()), len(TECHNOLOGIST * 4)) == (44, 12)),
     ("12 code points make windows (0, 10) and (10, 12), and offset 10 falls inside the fourth "
      "emoji", fixed_windows(len(TECHNOLOGIST * 4), 10) == [(0, 10), (10, 12)]
      and (TECHNOLOGIST * 4)[9:12] == TECHNOLOGIST),
@@ -318,9 +320,10 @@ QUIZ_CLAIMS = [
 OPTION_CLAIMS = [  # the options' texts, by chunklib
     ("The text is four 👩‍💻 emoji (woman technologist) in a row",
      course.QUIZ_EMOJI == TECHNOLOGIST * 4),
-    ("**B**: Five chunks, because it counts UTF-8 bytes",
-     len(fixed_windows(len((TECHNOLOGIST * 4).encode()), 10)) == 5),
-    ("**D**: Two chunks, with the cut falling inside the fourth emoji",
+    ("**B**: Five chunks, as it counts the text's 44 UTF-8 bytes",
+     len(fixed_windows(len((TECHNOLOGIST * 4).encode()), 10)) == 5
+     and len((TECHNOLOGIST * 4).encode()) == 44),
+    ("**D**: Two chunks: the cut falls inside the fourth emoji",
      len(fixed_windows(len(TECHNOLOGIST * 4), 10)) == 2 and 3 * 3 < 10 < 3 * 4),
     ("**D**: 0: a fourth window would be empty, so there are three",
      len(fixed_windows(1000, 300)) == 4),
