@@ -4,13 +4,16 @@
 quiz or Part 1 prompts that no claim below recomputes fails the suite.
 """
 
+import importlib.util
 import json
 import re
 import unicodedata
+import zipfile
 from pathlib import Path
 
 import nbformat
 import pytest
+from tokenizers import Tokenizer
 
 import chunklib
 from chunklib.budgets import minilm_reads, prefix_end, spans_of, unit_table, units_within
@@ -28,7 +31,7 @@ from chunklib.tokens import (
 )
 from chunklib.truncation import truncation
 from chunklib.units import cut_sentences, fixed_windows, unit_spans
-from chunklib.widgets.units import UnitsExplorer
+from chunklib.widgets.units import MAX_ROWS, UnitsExplorer
 from chunklib.windows import unit_windows
 from tests.nbgrading import lesson_notebook
 
@@ -48,8 +51,25 @@ SENTENCES = split_sentences(PASSAGE)
 PIECES_READ = MINILM_MAX_SEQ_LENGTH - MINILM_SPECIAL_TOKENS
 #: "See it with the real model": the vectors the lesson's cell reads (the shipped store).
 CUT = truncation(PASSAGE)
-TRAINED = json.loads(Path(chunklib.__file__).with_name("data").joinpath(
-    "all-MiniLM-L6-v2.tokenizer.json").read_text(encoding="utf-8"))["truncation"]["max_length"]
+TOKENIZER_FILE = Path(chunklib.__file__).with_name("data") / "all-MiniLM-L6-v2.tokenizer.json"
+TRAINED = json.loads(TOKENIZER_FILE.read_text(encoding="utf-8"))["truncation"]["max_length"]
+
+
+def package_json(name):
+    """A JSON file of the installed all-MiniLM-L6-v2 package's model.zip ({} when missing)."""
+    spec = importlib.util.find_spec("all_minilm_l6_v2")
+    if spec is None or not spec.submodule_search_locations:
+        return {}
+    archive = Path(next(iter(spec.submodule_search_locations))) / "model.zip"
+    with zipfile.ZipFile(archive) as zipped:
+        return json.loads(zipped.read(name))
+
+
+def explorer_marks(kind, size):
+    """The × marks the units explorer draws at (kind, size), every chunk drawn."""
+    e = UnitsExplorer(kind=kind, size=size)
+    (marks,) = [line for line in e.figure.axes[0].lines if line.get_marker() == "X"]
+    return len(marks.get_xdata()) if len(e.computed.windows) <= MAX_ROWS else None
 
 
 def windows(kind, size):
@@ -119,9 +139,11 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
      len(windows("words", 160)) > 1 and course.TRIES["words"] == ("words", 160)),
     ("Part 1 asks you to do the same by hand for other sizes",
      all((kind, size) != ("words", 160) for kind, size in course.PART1.values())),
-    ("try **C = 30**: more, smaller chunks (41 of them), and 36 of the 70 sentences are cut "
-     "instead of 6", (len(windows("words", 30)), cut("words", 30), len(SENTENCES),
-                      cut("words", 160)) == (41, 36, 70, 6)),
+    ("try **C = 30**: more, smaller chunks (41 of them), and 36 of the 70 sentences and headings "
+     "are cut instead of 6. The plot shows 38 ×, not 36: a sentence longer than a chunk can be "
+     "cut more than once", (len(windows("words", 30)), cut("words", 30), len(SENTENCES),
+                            cut("words", 160), explorer_marks("words", 30)) == (41, 36, 70, 6, 38)
+     and course.figures()["small_words_marks"] == 38),
     ("Choose **characters** and **C = 1400**. Every full chunk has a dotted grey tail",
      overflowing("characters", 1400) == len(windows("characters", 1400)) - 1
      and ("characters", 1400) not in course.PART1.values()),
@@ -146,8 +168,10 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
      [s for s in token_spans("The runbook's 🚨 alert: don't panic.") if s[1] == 15]
      == [(13, 15), (14, 15), (14, 15)]),
     ("byte-level BPE split its four UTF-8 bytes", len("🚨".encode()) == 4),
-    ("the word pieces `run` and `book`",
-     [(s, e) for s, e in wordpiece_spans("The runbook's")][1:3] == [(4, 7), (7, 11)]),
+    ("the word pieces `run` and `##book` (shown as its text, `book`)",
+     [(s, e) for s, e in wordpiece_spans("The runbook's")][1:3] == [(4, 7), (7, 11)]
+     and _minilm().encode("The runbook's", add_special_tokens=False).tokens[1:3]
+     == ["run", "##book"]),
     ("(an `e` followed by U+0301)", unicodedata.name("\u0301") == "COMBINING ACUTE ACCENT"),
     ("Word-like units make two units of that café, three of the emoji and two of the Japanese "
      "sentence: the whole text before the full stop is one run of word characters, and the full "
@@ -205,8 +229,16 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
      "pieces), though all 6 are longer than the 128 word pieces of the model's training",
      overflowing("characters", 1000) == 0 and largest("characters", 1000) == 218
      and over_trained("characters", 1000) == len(windows("characters", 1000)) == 6),
-    ("With windows of 160 word-like units, 6 of the passage's 70 sentences",
-     (cut("words", 160), len(SENTENCES)) == (6, 70)),
+    ("With windows of 160 word-like units, 6 of the passage's 70 sentences and headings (as "
+     "lesson 2's `split_sentences` finds them)",  # 7 headings end without . ! or ?
+     (cut("words", 160), len(SENTENCES)) == (6, 70)
+     and sum(not PASSAGE[s:e].endswith((".", "!", "?")) for s, e in SENTENCES) == 7),
+    ("with `truncation=True` stops at 512 word pieces (its `model_max_length`, as many as it has "
+     "position embeddings), and through its own `tokenizer.json` loaded as it is, at 128",
+     package_json("tokenizer_config.json").get("model_max_length")
+     == package_json("config.json").get("max_position_embeddings") == course.MINILM_POSITIONS
+     == 512 and len(Tokenizer.from_file(str(TOKENIZER_FILE)).encode(PASSAGE).ids) == 128
+     and package_json("sentence_bert_config.json").get("max_seq_length") == 256),
     ("with windows of 30, 36", cut("words", 30) == 36),
     ("**Example 1**: the passage's N = 1204 word-like units, C = 200",
      course.part1_n("ex1") == len(unit_spans(PASSAGE)) == 1204),
@@ -236,14 +268,15 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
      "to `chunk_size=1000`", units_within(TOKENS, 1000) < 1000),
     ("**Question 2.** A 1500-character chunk (the passage's first)",
      windows("characters", 1500)[0] == (0, 1500)),
-    ("the first 254 word pieces only, characters 0 to 1184",
-     truncated_at(PASSAGE[:1500]) == 1184),
+    ("the first 254 of its 326 word pieces, characters 0 to 1184",
+     truncated_at(PASSAGE[:1500]) == 1184 and len(wordpiece_spans(PASSAGE[:1500])) == 326),
     ("`len(word)` is 5 and `word[3]` is `'e'`", len(FACE) == 5 and FACE[3] == "e"),
     ("**Question 4.** A chunker cuts fixed windows of at most 10 characters",
      len(fixed_windows(len(TECHNOLOGIST * 4), 10)) == 2),
     ("set to 256, the same number as all-MiniLM-L6-v2's limit",
      overflowing("cl100k_tokens", 256) == 4),
-    ("on the passage 4 of its 5 chunks are longer than the 254 word pieces the model reads",
+    ("It cuts the lesson's passage into 5 chunks", len(windows("cl100k_tokens", 256)) == 5),
+    ("No: 4 of the 5 are longer than the 254 word pieces the model reads",
      (overflowing("cl100k_tokens", 256), len(windows("cl100k_tokens", 256))) == (4, 5)),
 ]
 
@@ -262,7 +295,8 @@ QUIZ_CLAIMS = [
     ("joins them into one é and a length of 4", len(unicodedata.normalize("NFC", FACE)) == 4),
     ("Python sees 12 code points: each 👩‍💻 is 👩, an invisible zero-width joiner (U+200D)",
      len(TECHNOLOGIST * 4) == 12 and unicodedata.name("\u200d") == "ZERO WIDTH JOINER"),
-    ("the text is 44 bytes in UTF-8", len((TECHNOLOGIST * 4).encode()) == 44),
+    ("the text is 44 bytes in UTF-8 but 12 code points",
+     (len((TECHNOLOGIST * 4).encode()), len(TECHNOLOGIST * 4)) == (44, 12)),
     ("12 code points make windows (0, 10) and (10, 12), and offset 10 falls inside the fourth "
      "emoji", fixed_windows(len(TECHNOLOGIST * 4), 10) == [(0, 10), (10, 12)]
      and (TECHNOLOGIST * 4)[9:12] == TECHNOLOGIST),
@@ -286,9 +320,10 @@ QUIZ_CLAIMS = [
 OPTION_CLAIMS = [  # the options' texts, by chunklib
     ("The text is four 👩‍💻 emoji (woman technologist) in a row",
      course.QUIZ_EMOJI == TECHNOLOGIST * 4),
-    ("**B**: Five chunks, because it counts UTF-8 bytes",
-     len(fixed_windows(len((TECHNOLOGIST * 4).encode()), 10)) == 5),
-    ("**D**: Two chunks, with the cut falling inside the fourth emoji",
+    ("**B**: Five chunks, as it counts the text's 44 UTF-8 bytes",
+     len(fixed_windows(len((TECHNOLOGIST * 4).encode()), 10)) == 5
+     and len((TECHNOLOGIST * 4).encode()) == 44),
+    ("**D**: Two chunks: the cut falls inside the fourth emoji",
      len(fixed_windows(len(TECHNOLOGIST * 4), 10)) == 2 and 3 * 3 < 10 < 3 * 4),
     ("**D**: 0: a fourth window would be empty, so there are three",
      len(fixed_windows(1000, 300)) == 4),

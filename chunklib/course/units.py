@@ -25,7 +25,7 @@ from chunklib.course.quiz import Question
 from chunklib.course.selfcheck import Check
 from chunklib.course.words import ORDINALS as _ORDINALS
 from chunklib.course.words import WORDS as _WORDS
-from chunklib.sentences import split_sentences
+from chunklib.sentences import sentences_cut_at, split_sentences
 from chunklib.tokens import (
     MINILM_MAX_SEQ_LENGTH,
     MINILM_SPECIAL_TOKENS,
@@ -99,6 +99,10 @@ QUIZ_EMOJI = "\U0001f469\u200d\U0001f4bb" * 4
 QUIZ_EMOJI_LIMIT = 10
 #: Quiz question 5: (N, C) of the fixed windows whose last chunk the learner finds.
 QUIZ_LAST = (1000, 300)
+#: all-MiniLM-L6-v2's position embeddings, and the ``model_max_length`` of its
+#: ``tokenizer_config.json``: where transformers' tokenizer cuts with ``truncation=True``
+#: (the package's ``model.zip`` holds both files; chunklib ships only ``tokenizer.json``).
+MINILM_POSITIONS = 512
 
 
 def share(count: int, total: int) -> str:
@@ -124,6 +128,13 @@ def _overflowing(kind: str, size: int) -> int:
 
 def _cut(kind: str, size: int) -> int:
     return cut_sentences(split_sentences(sample_passage()), _windows(kind, size))
+
+
+def _cut_ends(kind: str, size: int) -> int:
+    """The chunk ends inside a sentence: the explorer's × marks (more than the cut sentences
+    when a sentence longer than a chunk is cut more than once)."""
+    ends = [end for _start, end in _windows(kind, size)[:-1]]
+    return sum(cut is not None for cut in sentences_cut_at(split_sentences(sample_passage()), ends))
 
 
 def figures() -> dict[str, object]:
@@ -171,6 +182,8 @@ def figures() -> dict[str, object]:
                         sum(p > fig["trained_length"] - MINILM_SPECIAL_TOKENS for p in pieces),
                         len(pieces))})
     fig["small_words_cut"] = _cut(*TRIES["small_words"])
+    fig["small_words_marks"] = _cut_ends(*TRIES["small_words"])
+    fig["minilm_positions"] = MINILM_POSITIONS
     last_start, last_end = _windows(*chars_over)[-1]
     fig.update({"chars_over_share": share(fig["chars_over_overflowing"], fig["chars_over_k"]),
                 "chars_over_last": last_end - last_start})
@@ -225,6 +238,7 @@ def _quiz_figures(fig: dict[str, object]) -> dict[str, object]:
     q6_full = [p for p, _ in _reads("cl100k_tokens", MINILM_MAX_SEQ_LENGTH)[:-1]]
     return {
         "chunk_start": start, "chars_lost": end - fig["stops_at"],
+        "q2_pieces": wordpiece_count(sample_passage()[start:end]),
         "cafe_len": len(QUIZ_CAFE), "cafe_e": QUIZ_CAFE.index("e"),
         "cafe_nfc_len": len(unicodedata.normalize("NFC", QUIZ_CAFE)),
         "cafe_bytes": len(QUIZ_CAFE.encode("utf-8")),
@@ -302,22 +316,23 @@ QUIZ = [
         "A {chars_size}-character chunk (the passage's first) goes to all-MiniLM-L6-v2 through "
         "sentence-transformers. What happens to the text beyond the model's limit?",
         {
-            "A": ("The vector stands for the first {pieces_read} word pieces only, characters "
-                  "{chunk_start} to {stops_at}.",
+            "A": ("The vector stands for the first {pieces_read} of its {q2_pieces} word pieces, "
+                  "characters {chunk_start} to {stops_at}.",
                   "The rest is silently ignored: nothing of the last {chars_lost} characters "
                   "reaches the vector, so a question answered only there cannot find this chunk "
                   "by its answer, and nothing warns you."),
-            "B": ("The model embeds the text in windows of {max_seq_length} positions and averages "
-                  "them.",
+            "B": ("The model embeds all {q2_pieces} word pieces in windows of {max_seq_length} "
+                  "positions and averages them.",
                   "Some pipelines build that themselves; the model does not. It reads one window "
                   "of at most {max_seq_length} positions."),
-            "C": ("The model raises an error, so an over-long chunk is noticed at once.",
+            "C": ("The model raises an error, as {q2_pieces} word pieces are more than its "
+                  "{max_seq_length} positions.",
                   "The sentence-transformers library cuts the input to the model's "
                   "max_seq_length, {max_seq_length} word pieces with [CLS] and [SEP], without an "
                   "error. (Some hosted embedding APIs do refuse over-long input; either way the "
                   "budget belongs to the model.)"),
-            "D": ("The model compresses the text to fit its {max_seq_length} positions, so every "
-                  "word counts.",
+            "D": ("The model compresses its {q2_pieces} word pieces into {max_seq_length} "
+                  "positions, so every word counts.",
                   "An encoder reads a fixed number of positions; what does not fit is dropped, "
                   "not compressed."),
         },
@@ -349,17 +364,18 @@ QUIZ = [
         "`len`. The text is {emoji_count_word} 👩‍💻 emoji (woman technologist) in a row. What "
         "does it make of them?",
         {
-            "A": ("One chunk: {emoji_count_word} visible characters fit in {emoji_limit}.",
+            "A": ("One chunk: the {emoji_count_word} visible characters fit in {emoji_limit}.",
                   "Python sees {emoji_len} code points: each 👩‍💻 is 👩, an invisible zero-width "
                   "joiner (U+200D) and 💻."),
-            "B": ("{emoji_byte_chunks_word_cap} chunks, because it counts UTF-8 bytes.",
-                  "Python's len counts code points, not bytes (the text is {emoji_bytes} bytes in "
-                  "UTF-8)."),
+            "B": ("{emoji_byte_chunks_word_cap} chunks, as it counts the text's {emoji_bytes} "
+                  "UTF-8 bytes.",
+                  "Python's len counts code points, not bytes: the text is {emoji_bytes} bytes in "
+                  "UTF-8 but {emoji_len} code points."),
             "C": ("None: it raises an error, as emoji are not text.",
                   "Emoji are ordinary Unicode text. Nothing complains; the cut just lands "
                   "inside one."),
-            "D": ("{emoji_chunks_word_cap} chunks, with the cut falling inside the "
-                  "{emoji_cut_ordinal} emoji.",
+            "D": ("{emoji_chunks_word_cap} chunks: the cut falls inside the {emoji_cut_ordinal} "
+                  "emoji.",
                   "The {emoji_len} code points make windows {emoji_first} and {emoji_second}, and "
                   "offset {emoji_limit} falls inside the {emoji_cut_ordinal} emoji: the first "
                   "chunk ends with 👩, the second starts with the joiner and 💻, and each shows a "
@@ -390,23 +406,24 @@ QUIZ = [
     ),
     Question(
         "A chunker counts cl100k tokens and is set to {max_seq_length}, the same number as "
-        "all-MiniLM-L6-v2's limit. Is everything it embeds read whole by that model?",
+        "all-MiniLM-L6-v2's limit. It cuts the lesson's passage into {q6_k} chunks. Is each of "
+        "them read whole by that model?",
         {
-            "A": ("Yes: {max_seq_length} cl100k tokens fit in a limit of {max_seq_length}, so the "
-                  "model reads them all.",
+            "A": ("Yes: each holds at most {max_seq_length} cl100k tokens, within a limit of "
+                  "{max_seq_length}.",
                   "Both say {max_seq_length}, but they count different units: a budget belongs to "
                   "the model that reads the text."),
-            "B": ("No: on the passage {q6_over} of its {q6_k} chunks are longer than the "
-                  "{pieces_read} word pieces the model reads.",
+            "B": ("No: {q6_over} of the {q6_k} are longer than the {pieces_read} word pieces the "
+                  "model reads.",
                   "The model counts its own word pieces, and [CLS] and [SEP] take "
                   "{special_words} of its {max_seq_length} positions. Count with the model's "
                   "tokenizer and leave room for both."),
-            "C": ("Yes, as long as no chunk cuts a sentence, since the model reads sentence by "
-                  "sentence.",
+            "C": ("Yes, as long as none of the {q6_k} cuts a sentence, since the model reads "
+                  "sentence by sentence.",
                   "The model reads whatever text it is given, up to its limit. Where a chunk "
                   "ends has nothing to do with how many word pieces it holds."),
-            "D": ("No, but only one chunk overflows: a word piece and a cl100k token are about "
-                  "the same size.",
+            "D": ("No, but only one of the {q6_k} overflows: a word piece and a cl100k token are "
+                  "about the same size.",
                   "On the passage they are about the same size: a full chunk of "
                   "{max_seq_length} tokens holds {q6_pieces_min} to {q6_pieces_max} word "
                   "pieces. That is the trouble, as only {pieces_read} fit beside [CLS] and "

@@ -274,8 +274,9 @@ class UnitsExplorer(Explorer):
             ("chunks K = ceil(N / C)", f"ceil({n} / {size}) = {k}"),
             ("last chunk", f"N − (K − 1)·C = {n} − {max(k - 1, 0)}·{size} = "
                            f"{n - (k - 1) * size if k else 0} {unit}"),
-            ("sentences cut", f"{c.sentences_cut} of "
-                              f"{len(self.sentences)} (no single chunk holds them whole)"),
+            ("sentences cut", f"{c.sentences_cut} of {len(self.sentences)} sentences and "
+                              "headings (no single chunk holds them whole), at "
+                              f"{len(c.cut)} chunk end{'' if len(c.cut) == 1 else 's'} (×)"),
             ("all-MiniLM-L6-v2", f"{over} of {k} chunks are longer than the {MINILM_TEXT_PIECES} "
                                  f"word pieces it reads (largest: {max(pieces, default=0)}); "
                                  + ("it silently drops the rest of those" if over else
