@@ -7,8 +7,12 @@ computed or written, with one line per problem naming the file and row. Then eac
 (fixed windows at every size and overlap asked for, structure-aware chunks at every size)
 chunks every document, each retriever (``chunklib.retrieval``) returns the top ``k`` chunks per
 question, and the hits are measured as in lesson 6: complete questions (every evidence span
-whole inside one retrieved chunk), character recall, precision and IoU (Chroma's definitions,
-``chunklib.evaluation``) and near-duplicate hits. The table is printed; the output folder gets
+whole inside one retrieved chunk), character recall, precision and IoU (``chunklib.evaluation``;
+Chroma's definitions but for two differences: Chroma's recall divides by the summed lengths of
+the evidence spans, Σ|E|, where ours divides by their union, |∪E| (the same unless evidence
+spans overlap); and Chroma's ``retrieve=-1`` mode takes, per question, as many chunks as contain
+evidence (at most 20), where ours always takes the top ``k``, as Chroma's default
+``retrieve=5`` does) and near-duplicate hits. The table is printed; the output folder gets
 ``summary.md`` and ``results.csv`` (one line per strategy, retriever and question, with the
 hits). Vectors are computed once, with a progress bar and an estimate of the time left, and
 kept in a SQLite cache between runs (``--cache``; default ``~/.cache/chunklib/vectors.sqlite``).

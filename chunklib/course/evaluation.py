@@ -216,7 +216,62 @@ def figures() -> dict[str, object]:
         "w200_complete": w200.complete, "s400_complete": s400.complete,
         **_percent_figures(w200.complete, s400.complete, len(questions)),
         **_precision_figures(), **_retriever_figures(), **_cli_figures(),
+        **_reshuffle_figures(), **_model_limit_figures(),
+        "q17_packed_chars": sum(p["end"] - p["start"] for p in packed),
+        "q17_context_chars": len(ex.context_text(packed)),
+        "s400_overlap_fraction": _fraction(size // ex.structure_overlap(size)),
     }
+
+
+def _model_limit_figures() -> dict[str, object]:
+    """Lesson 1's limits of all-MiniLM-L6-v2 met by the chunks of ``LARGE_SIZE``: how many
+    ``retrieval_text``s are longer (in word pieces, ``[CLS]`` and ``[SEP]`` included) than the
+    training length, and how many windows sentence-transformers cuts.
+
+    ``_model_limit_figures()["w1000_chunks"]`` -> 28
+    """
+    from chunklib.course import experiment as ex
+    from chunklib.tokens import MINILM_MAX_SEQ_LENGTH, MINILM_SPECIAL_TOKENS, wordpiece_count
+    from chunklib.truncation import MINILM_TRAINED_LENGTH
+
+    def pieces(kind):
+        return [wordpiece_count(c["retrieval_text"]) + MINILM_SPECIAL_TOKENS
+                for c in ex.chunk_dicts(ex.Strategy(kind, LARGE_SIZE))]
+
+    windows, structure = pieces("windows"), pieces("structure")
+    cut = [n for n in windows if n > MINILM_MAX_SEQ_LENGTH]
+    return {"minilm_trained": MINILM_TRAINED_LENGTH, "minilm_max": MINILM_MAX_SEQ_LENGTH,
+            "w1000_chunks": len(windows),
+            "w1000_over_trained": sum(n > MINILM_TRAINED_LENGTH for n in windows),
+            "s1000_chunks": len(structure),
+            "s1000_over_trained": sum(n > MINILM_TRAINED_LENGTH for n in structure),
+            "w1000_over_max_word": _WORDS[len(cut)], "w1000_longest": max(windows)}
+
+
+def _reshuffle_figures() -> dict[str, object]:
+    """Why questions fail, windows of ``EX3_SIZE`` without overlap against overlap
+    ``STOP_EXAMPLE_OVERLAP`` (and half the size): the cut questions overlap makes whole, the ones
+    it cuts instead, and the other reasons that change with the boundaries.
+
+    ``_reshuffle_figures()["w100_newly_cut"]`` -> 'q06, q17 and q30'
+    """
+    from chunklib.course import experiment as ex
+
+    d0, d100, d200 = (ex.diagnose(ex.Strategy("windows", EX3_SIZE, o))
+                      for o in (0, STOP_EXAMPLE_OVERLAP, EX3_SIZE // 2))
+    before = {q: r for r, ids in d0.items() for q in ids}
+    after = {q: r for r, ids in d100.items() for q in ids}
+
+    def moved(old, new):
+        return [q for q in before if before[q] == old and after[q] == new]
+
+    newly_cut = [q for q in d100["cut"] if q not in d0["cut"]]
+    return {"w100_made_whole": sum(after[q] != "cut" for q in d0["cut"]),
+            "w100_newly_cut": _and_list(newly_cut), "w100_newly_cut_word": _WORDS[len(newly_cut)],
+            "w200_cut_ids": _and_list(d200["cut"]),
+            "w100_now_readable": _and_list(moved("unreadable", "complete")),
+            "w100_now_unreadable": _and_list(moved("complete", "unreadable")),
+            "w100_cut_to_unreadable": _and_list(moved("cut", "unreadable"))}
 
 
 def chroma_row(question_id: str) -> str:
@@ -291,7 +346,9 @@ def _comparison_figures() -> dict[str, object]:
             "coin_in": round(1 / coin),
             "alpha": sw.ALPHA, "alpha_in": round(1 / sw.ALPHA),
             "smallest_splits": " or ".join(f"{w} to {lo}" for w, lo in sw.smallest_splits())
-                                .replace(" or ", ", ", 1)}
+                                .replace(" or ", ", ", 1),
+            "smallest_losses": _and_list([lo for _w, lo in sw.smallest_splits()])
+                               .replace(" and ", " or ")}
 
 
 def _retriever_figures() -> dict[str, object]:
@@ -334,10 +391,33 @@ def _retriever_figures() -> dict[str, object]:
             "second_duplication": round(dense[second[0]].index_duplication
                                         - dense[second[1]].index_duplication, 3),
             "pc_header_dense": _WORDS[len(header)],
+            **_gain_noise_figures(dense, first, second),
             "means_min_gain": MEANS_MIN_GAIN,
             "means_stops": _and_list([_means_stop([(p.overlap, p.mean, p.index_duplication)
                                                  for p in points[r]], MEANS_MIN_GAIN)
                                     for r in RETRIEVERS])}
+
+
+def _gain_noise_figures(dense, first, second) -> dict[str, object]:
+    """How far the averaged sweep's dense means can be trusted: the mean gains of the first and
+    the second step (``first``, ``second``: (to, from) positions in ``dense``), the shifted
+    grids on which the second step gains more than the first, and the last step behind the stop
+    the rule finds on the means."""
+    def grid_gains(pair):
+        return [a - b for a, b in zip(dense[pair[0]].complete, dense[pair[1]].complete,
+                                      strict=True)]
+
+    later = sum(g2 > g1 for g1, g2 in zip(grid_gains(first), grid_gains(second), strict=True))
+    stop = _means_stop([(p.overlap, p.mean, p.index_duplication) for p in dense],
+                       MEANS_MIN_GAIN)
+    at = [p.overlap for p in dense].index(stop)
+    last_from, last_to = dense[at].mean, dense[min(at + 1, len(dense) - 1)].mean
+    return {"dense_first_gain": f"{dense[first[0]].mean - dense[first[1]].mean:.2f}",
+            "dense_second_gain": f"{dense[second[0]].mean - dense[second[1]].mean:.2f}",
+            "second_gains_more_word": _WORDS[later],
+            "n_offsets_word": _WORDS[len(dense[0].complete)],
+            "dense_means_stop": stop, "dense_last_gain": f"{last_to - last_from:.2f}",
+            "dense_last_from": f"{last_from:.2f}", "dense_last_to": f"{last_to:.2f}"}
 
 
 def _means_stop(points, min_gain: int = 1) -> int:
@@ -518,13 +598,13 @@ QUIZ = [
         "plain windows of the same size and overlap complete {windows_400_100_by_r}. What does "
         "the lesson conclude about the two strategies?",
         {
-            "A": ("Nothing about their order: only {a100_w100_gap_by} sees a gap.",
-                  "A conclusion about chunking must hold whichever retriever ranks the chunks. "
-                  "{a100_w100_ties_word_cap} retrievers tie, and hybrid's split, "
-                  "{split_by_r[a100_w100][hybrid]}, is "
+            "A": ("Nothing about their order: no retriever's split passes the coin test.",
+                  "A conclusion about chunking must hold whichever retriever ranks the chunks, "
+                  "and none gives a split that passes. {a100_w100_ties_word_cap} retrievers tie, "
+                  "and {a100_w100_gap_by}'s split, {split_by_r[a100_w100][hybrid]}, is "
                   "one a coin gives more often than not (p = {p_by_r[a100_w100][hybrid]}): the "
                   "lesson ranks neither."),
-            "B": ("Cutting at ACL changes helps: hybrid shows the gain.",
+            "B": ("Cutting at ACL changes helps: hybrid retrieval completes more questions.",
                   "Only {a100_w100_gaps_word} retriever sees a gap, and even there the split, "
                   "{split_by_r[a100_w100][hybrid]}, is one a coin gives often: it shows no gain."),
             "C": ("They are equal: {a100_w100_ties_word} of the three retrievers tie.",
@@ -537,9 +617,10 @@ QUIZ = [
         "A",
     ),
     Question(
-        "Parent-child retrieval finds a small chunk the subject may read and expands it to its "
-        "parent section. The parent also holds a subsection the subject may not read. What "
-        "should happen?",
+        "In another system a parent is a whole section, subsections included (this lesson's "
+        "parents hold only what sits directly under the heading). Parent-child retrieval finds a "
+        "small chunk the subject may read and expands it to its parent, which also holds a "
+        "subsection the subject may not read. What should happen?",
         {
             "A": ("Expand anyway: the child was authorized, so its parent is too.",
                   "The ACL check must run again for what is actually returned; otherwise the "

@@ -316,7 +316,8 @@ class _Span(NamedTuple):
 def diagnose(strategy: Strategy, k: int = K, retriever: str = MAIN_RETRIEVER,
              shipped: bool = True) -> dict[str, list[str]]:
     """Why questions are incomplete, question ids per reason: ``complete``; ``cut`` (no chunk of
-    the strategy holds the evidence whole, the only failure overlap can fix); ``unreadable``
+    the strategy holds the evidence whole: the failure overlap is meant to fix, though a new
+    overlap moves every boundary and so changes the other reasons too); ``unreadable``
     (only chunks the subject may not read hold it); ``not retrieved`` (a readable chunk holds it
     but ranks below ``k``). Windows (either kind) and structure-aware chunks only. The shipped
     diagnosis when it holds this setting (``shipped_results``), unless ``shipped`` is False

@@ -246,9 +246,9 @@ class EvaluationExplorer(Explorer):
                              f"{here.index_duplication:.3f}"),
              ("near-duplicate hits", f"{here.near_duplicates} of {here.hits}"),
              ("the curve", ", ".join(f"O={s.strategy.overlap}: {s.counts}" for s in view.sweep)),
-             ("stopping rule", f"stop at O={stop.strategy.overlap} ({stop.counts}): the next "
-              "step gains less than one question" if stop is not view.sweep[-1]
-              else "every step gains: no stop within the sweep"),
+             ("stopping rule (this one grid)", f"stop at O={stop.strategy.overlap} "
+              f"({stop.counts}): the next step gains less than one question"
+              if stop is not view.sweep[-1] else "every step gains: no stop within the sweep"),
              ("structure-aware", f"{structure.counts} complete, index duplication "
                                  f"{structure.index_duplication:.3f}")], alt)
 
@@ -266,7 +266,7 @@ class EvaluationExplorer(Explorer):
         ax.legend(handles=[
             Line2D([], [], color=HOLDS, marker="o", label="fixed windows (one point per overlap)"),
             Line2D([], [], label="current overlap", **RING),
-            Line2D([], [], label="stopping rule's choice", **STOP),
+            Line2D([], [], label="stopping rule, this one grid", **STOP),
             Line2D([], [], label="structure-aware, same size", **SQUARE)],
             loc="lower right", fontsize=7)
 

@@ -236,4 +236,70 @@ def pack_context(hits, budget):
     chosen.sort(key=lambda h: (h["source_id"], h["revision"], h["start"], h["end"]))
     return chosen
 '''},
+    # the text says "lists of spans": a copy with spans[:] and list.sort() must keep its points
+    "list_copy_then_sort": {"evidence_complete": '''
+def evidence_complete(chunk_spans, evidence_span):
+    spans = chunk_spans[:]
+    spans.sort()
+    start, end = evidence_span
+    for s, e in spans:
+        if s > start:
+            break
+        if end <= e:
+            return True
+    return False
+''', "span_recall": '''
+def span_recall(retrieved, evidence):
+    def merged(spans):
+        spans = spans[:]
+        spans.sort()
+        out = []
+        for s, e in spans:
+            if e <= s:
+                continue
+            if out and s <= out[-1][1]:
+                out[-1][1] = max(out[-1][1], e)
+            else:
+                out.append([s, e])
+        return out
+    ev, got = merged(evidence), merged(retrieved)
+    wanted = sum(e - s for s, e in ev)
+    covered = sum(max(0, min(e, f) - max(s, r)) for s, e in ev for r, f in got)
+    return covered / wanted if wanted else 0.0
+''', "span_precision": '''
+def span_precision(retrieved, evidence):
+    ev = evidence[:]
+    ev.sort()
+    total = sum(e - s for s, e in retrieved)
+    return intersection_length(ev, retrieved) / total if total else 0.0
+''', "span_iou": '''
+def span_iou(retrieved, evidence):
+    ev = evidence[:]
+    ev.sort()
+    covered = intersection_length(ev, retrieved)
+    d = total_length(retrieved) + union_length(ev) - covered
+    return covered / d if d else 0.0
+'''},
+    # groups of equal (source, revision, start, end), best score first: the text fixes no order
+    "ties_by_score": {"merge_hits": '''
+def merge_hits(hits):
+    groups = {}
+    for hit in hits:
+        groups.setdefault((hit["source_id"], hit["revision"], hit["acl"]), []).append(hit)
+    merged = []
+    for group in groups.values():
+        current = None
+        for hit in sorted(group, key=lambda h: (h["start"], h["end"])):
+            if current is not None and hit["start"] <= current["end"]:
+                current["end"] = max(current["end"], hit["end"])
+                current["score"] = max(current["score"], hit["score"])
+                current["parts"].append(hit)
+            else:
+                current = {"source_id": hit["source_id"], "revision": hit["revision"],
+                           "acl": hit["acl"], "start": hit["start"], "end": hit["end"],
+                           "score": hit["score"], "parts": [hit]}
+                merged.append(current)
+    return sorted(merged, key=lambda m: (m["source_id"], m["revision"], m["start"], m["end"],
+                                         -m["score"]))
+'''},
 }
