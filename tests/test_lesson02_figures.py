@@ -128,7 +128,7 @@ QUIZ_CLAIMS = [
     ("200-character chunks still cut 3 of the 26 sentences", stats(200)["sentences_cut"] == 3),
     ("no piece is longer than 300, and merging never makes a chunk longer than that",
      max(e - s for s, e in merge_spans(recursive_split(PASSAGE, 300), 300)) <= 300),
-    ("find returns the first occurrence, so three chunks claim the same source span",
+    ("find returns the first occurrence, so three chunks claim the same start, and citations",
      [("Same. Same. Same.").find(c) for c in ("Same. ", "Same. ", "Same.")] == [0, 0, 0]),
     ("The median chunk has 279 characters instead of 300, and the lengths spread from 80 to 298",
      (stats(300)["median"], stats(300)["min"], stats(300)["max"]) == (279, 80, 298)),

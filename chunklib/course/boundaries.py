@@ -411,7 +411,7 @@ QUIZ = [
                   "all."),
             "C": ("{same_found}: every copy is found at the very first one.",
                   "Python's find returns the first occurrence, so three chunks claim the same "
-                  "source span and citations point at the wrong sentence. Offsets must be "
+                  "start, and citations point at the wrong sentence. Offsets must be "
                   "computed while splitting, as every function in this lesson does."),
             "D": ("An error: find cannot search text that repeats.",
                   "It searches fine; it just always returns the first match."),
