@@ -220,10 +220,14 @@ def semantic_figures() -> dict[str, object]:
                                                ).breakpoints)],
         "lc_amount_here": 100 - p,
         "sem_beside": _WORDS[len(beside)], "sem_fragments": _listed(fragments),
+        "sem_fragment_count": _WORDS[len(fragments)],
+        # the chunks cut at the "Dr." fragments, counted against the sentences with them joined
+        "sem_joined_cut": cut_sentences(joined.sentences, plain.spans),
         "sem_k": before["semantic"]["chunks"],
         "sem_min": before["semantic"]["min"], "sem_max": before["semantic"]["max"],
         "sem_max_pieces": wordpiece_count(passage[slice(*longest)]),
         "rec_k": before["recursive"]["chunks"], "rec_cut": before["recursive"]["sentences_cut"],
+        "abbr_rec_cut": after["recursive"]["sentences_cut"],
         "rec_min": before["recursive"]["min"], "rec_max": before["recursive"]["max"],
         "abbr_breaks": len(joined.breakpoints),
         "abbr_min": after["semantic"]["min"], "abbr_max": after["semantic"]["max"],
@@ -411,7 +415,7 @@ QUIZ = [
                   "all."),
             "C": ("{same_found}: every copy is found at the very first one.",
                   "Python's find returns the first occurrence, so three chunks claim the same "
-                  "source span and citations point at the wrong sentence. Offsets must be "
+                  "start, and citations point at the wrong sentence. Offsets must be "
                   "computed while splitting, as every function in this lesson does."),
             "D": ("An error: find cannot search text that repeats.",
                   "It searches fine; it just always returns the first match."),
