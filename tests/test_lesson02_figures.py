@@ -366,7 +366,8 @@ SEMANTIC_CLAIMS = [
      and HAND.similarities[HAND.breakpoints[0]] == min(HAND.similarities)),
     ("Across the passage's 25 gaps the position is 0.25 · 24 = 6, a whole number, so the 25th "
      "percentile is one of the cosines itself: 0.145, the cosine of gap 20, which is therefore "
-     "not cut. The 6 gaps strictly below it give 7 chunks, and no sentence is cut",
+     "not cut. The 6 gaps strictly below it give 7 chunks, and no sentence (as `split_sentences` "
+     "finds them) is cut",
      len(SEM.similarities) == 25 and f"{SEM.threshold:.3f}" == "0.145"
      and SEM.threshold == sorted(SEM.similarities)[6] == SEM.similarities[20]
      and 20 not in SEM.breakpoints
