@@ -12,6 +12,7 @@ import nbformat
 import pytest
 
 from chunklib import access, evaluation, exact, identity, intervals, units, windows
+from chunklib.course import selfcheck
 from chunklib.elements import heading_paths, table_row_chunks
 from tests.nbgrading import lesson_notebook, lessons
 from tools import sync_hidden
@@ -64,15 +65,25 @@ def test_part1_literals_equal_what_the_checks_compute(lesson):
         key, item, answer = sync_hidden.CHECK_CALL.search(cell.source).groups()
         asserts = [n for n in ast.walk(ast.parse(cell.source)) if isinstance(n, ast.Assert)]
         (test,) = asserts
-        assert ast.unparse(test.test.func) == "_same" and ast.unparse(test.test.args[0]) == answer
-        literal = ast.literal_eval(test.test.args[1])
-        checks = importlib.import_module(f"chunklib.course.{key}").CHECKS
-        computed = checks[item].expected()
-        assert exact.same(literal, computed) and exact.same(computed, literal), item
+        if isinstance(test.test, ast.BoolOp):  # a text answer: its case and spaces do not count
+            kind, compare = test.test.values
+            assert ast.unparse(kind) == f"isinstance({answer}, str)"
+            assert ast.unparse(compare.left) == f"{answer}.strip().casefold()"
+            literal = ast.literal_eval(compare.comparators[0])
+            assert isinstance(literal, str) and literal == literal.casefold()
+            checks = importlib.import_module(f"chunklib.course.{key}").CHECKS
+            assert checks[item].expected().casefold() == literal, item
+        else:
+            assert ast.unparse(test.test.func) == "_same"
+            assert ast.unparse(test.test.args[0]) == answer
+            literal = ast.literal_eval(test.test.args[1])
+            checks = importlib.import_module(f"chunklib.course.{key}").CHECKS
+            computed = checks[item].expected()
+            assert exact.same(literal, computed) and exact.same(computed, literal), item
         namespace: dict = {}
         exec(solutions[answer].replace("### BEGIN SOLUTION", "").replace("### END SOLUTION", ""),
              namespace)
-        assert exact.same(namespace[answer], literal), item
+        assert selfcheck.answer_matches(namespace[answer], literal), item
 
 
 def test_the_generated_same_is_the_rule_of_chunklib_exact():

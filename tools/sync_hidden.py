@@ -72,11 +72,16 @@ def part2_block(lesson: str) -> str:
 
 
 def part1_block(lesson_module: str, item: str, answer: str, number: str) -> str:
-    """The generated block of one Part 1 test cell: ``_same`` and one assert on a literal."""
+    """The generated block of one Part 1 test cell: ``_same`` and one assert on a literal (a
+    text answer compared whatever its case and surrounding spaces, as
+    ``selfcheck.answer_matches`` does)."""
     checks = importlib.import_module(f"chunklib.course.{lesson_module}").CHECKS
     expected = checks[item].expected()
     assert ast.literal_eval(repr(expected)) == expected, item
-    line = f'assert _same({answer}, {expected!r}), "to do {number} is not right yet"'
+    test = (f"isinstance({answer}, str) and {answer}.strip().casefold() == "
+            f"{expected.casefold()!r}" if isinstance(expected, str)
+            else f"_same({answer}, {expected!r})")
+    line = f'assert {test}, "to do {number} is not right yet"'
     return "\n".join([BEGIN, same_source(), line, END])
 
 

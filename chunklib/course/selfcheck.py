@@ -4,8 +4,10 @@ and ``expect``, the check of a Part 2 function's visible examples.
 Each lesson registers its checks in ``chunklib.course.<lesson>`` as ``Check`` objects whose
 expected value is *computed* by chunklib when the check runs, so no answer is typed twice.
 The grade comes from nbgrader's hidden tests, not from here, but both compare with the one
-rule ``chunklib.exact.same`` (types included), so "Right" here always means the point there,
-and a Part 2 example cell that passes here passes in the grader too.
+rule, ``answer_matches``: ``chunklib.exact.same`` (types included), except that a text answer
+(a letter, a word) counts whatever its case and surrounding spaces, as the quiz's letters do.
+So "Right" here always means the point there, and a Part 2 example cell that passes here passes
+in the grader too (``expect``: ``same`` alone).
 
 Leaves out: hiding the answers from a determined reader. chunklib is installed on the
 learner's machine, so the expected values can be computed by anyone; a self-check is a
@@ -40,6 +42,16 @@ def _registry(lesson: str) -> dict[str, Check]:
     return module.CHECKS
 
 
+def answer_matches(answer: object, expected: object) -> bool:
+    """The rule of a hands-on answer: ``same``, but text ignores case and surrounding spaces.
+
+    ``answer_matches(" b", "B")`` -> True
+    """
+    if isinstance(expected, str):
+        return isinstance(answer, str) and answer.strip().casefold() == expected.casefold()
+    return same(answer, expected)
+
+
 def verdict(key: str, answer: object) -> tuple[bool | None, str]:
     """(True, message) when right, (False, hint) when not, (None, prompt) when unanswered.
 
@@ -53,16 +65,12 @@ def verdict(key: str, answer: object) -> tuple[bool | None, str]:
     if answer is None or answer is Ellipsis:
         return None, "… No answer yet: replace None with your answer and run the cell again."
     expected = item.expected()
-    if same(answer, expected):
+    if answer_matches(answer, expected):
         return True, "✓ Right."
     advice = type_advice(answer, expected)
     if advice:
         advice = advice[0].upper() + advice[1:]
         return False, f"✗ Not yet: the value is right, but not its type. {advice}."
-    if (isinstance(answer, str) and isinstance(expected, str)
-            and answer.strip().casefold() == expected.casefold()):
-        return False, ("✗ Not yet: the right answer, but write it exactly as the To-do spells "
-                       "its choices: case and spaces count here.")
     return False, f"✗ Not yet. Hint: {item.hint}"
 
 
