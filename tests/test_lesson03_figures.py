@@ -36,6 +36,15 @@ def shared(a, b):
     return max(0, min(a[1], b[1]) - max(a[0], b[0]))
 
 
+def new_per_full_chunk(n=100_000, size=1000, o=200):
+    """The new units of each full chunk, not in the one before: the first, then the distinct
+    counts of the others (``[1000, 800]``: the first is all new, every later one brings 800)."""
+    spans = w.window_spans(n, size, o)
+    new = [e - max(s, prev_end) for (s, e), prev_end in zip(spans, [0] + [e for _, e in spans])]
+    full = [k for (s, e), k in zip(spans, new) if e - s == size]
+    return [full[0], *sorted(set(full[1:]))]
+
+
 def gaps_with_negative_overlap():
     # the rule the functions refuse, done by hand: starts step by C − O > C
     size, o, n = 200, -50, 1000
@@ -49,9 +58,9 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
     ("needs 100 chunks without overlap and 125 with it",
      w.n_chunks(100_000, 1000, 0) == 100 and w.n_chunks(100_000, 1000, 200) == 125),
     ("about 25 % more storage", round(w.duplication_factor(100_000, 1000, 200), 2) == 1.25),
-    ("Each full chunk stores 1000 tokens, 800 of them new",  # the first one is all new
+    ("Each full chunk stores 1000 tokens; every one after the first brings 800 new",
      max(w.chunk_lengths(100_000, 1000, 200)) == 1000 and w.stride(1000, 200) == 800
-     and w.chunk_lengths(100_000, 1000, 200)[-1] == 800),
+     and w.chunk_lengths(100_000, 1000, 200)[-1] == 800 and new_per_full_chunk() == [1000, 800]),
     ("the second one repeats O of its C units (50 of 200 here); when the evidence sits in that "
      "shared part, it adds nothing for this question",
      shared(*w.window_spans(1000, 200, 50)[:2]) == 50
@@ -178,6 +187,9 @@ QUIZ_CLAIMS = [
      and w.window_spans(1000, 200, 50)[:2] == [(0, 200), (150, 350)]),
     ("A 150-unit span at 149 to 299 overshoots chunk (0, 200)",
      not whole_in_some_chunk(1000, 200, 50, 149, 299)),
+    # question 5: each full chunk after the first, and the first
+    ("800 tokens are new and 200 repeat the previous chunk (the first chunk holds 1000 new ones)",
+     w.stride(1000, 200) == 800 and new_per_full_chunk() == [1000, 800]),
     ("The chunk starting at 750 already reaches 1000",
      w.window_spans(1000, 250, 100)[-1] == (750, 1000)),
     ("The last start below 1000 is 900", list(range(0, 1000, 150))[-1] == 900),
@@ -252,8 +264,9 @@ def test_the_chapter_reference_states_chunklibs_figures():
         ("A loop over `range(0, N, S)` adds a seventh chunk (900, 1000) that repeats the end of "
          "the sixth", len(range_bug) == 7 and range_bug[-1] == (900, 1000)
          and range_bug[-2] == (750, 1000)),
-        ("a chunk of size 1000 with overlap 200 stores 1000 units, 800 of them new, not 1200",
-         max(w.chunk_lengths(100_000, 1000, 200)) == 1000 and w.stride(1000, 200) == 800),
+        ("a full chunk of size 1000 with overlap 200 stores 1000 units, not 1200; every one after "
+         "the first brings 800 new", max(w.chunk_lengths(100_000, 1000, 200)) == 1000
+         and w.stride(1000, 200) == 800 and new_per_full_chunk() == [1000, 800]),
         ("20 % overlap on 1000-token chunks stores about 25 % more than the document",
          round(w.duplication_factor(100_000, 1000, 200), 2) == 1.25),
     ]

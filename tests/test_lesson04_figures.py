@@ -12,7 +12,9 @@ from chunklib.course import structure as cs
 from chunklib.course.fixture import load_source
 from chunklib.course.quiz import questions
 from chunklib.elements import parse_elements
+from chunklib.index import ChunkIndex
 from chunklib.intervals import total_length, union_length
+from chunklib.lifecycle import rename_heading, update, validate_revision
 from chunklib.records import to_dict
 from chunklib.structure import (
     DEFAULT_OVERLAP,
@@ -54,10 +56,43 @@ MIXED = sum(w.acl_parts is not None for w in WINDOWS)  # windows that carry two 
 TABLE = next(e for e in ELEMENTS if e.kind == "table")
 #: the guide's characters no structure-aware chunk holds
 UNCOVERED = [i for i in range(N) if not any(s <= i < e for s, e in S_SPANS)]
+#: the guide's characters on the lines that start with '#', counted without the parser
+HEADING_LINE_CHARS = set()
+_at = 0
+for _line in GUIDE.text.split("\n"):
+    if _line.startswith("#"):
+        HEADING_LINE_CHARS |= set(range(_at, _at + len(_line)))
+    _at += len(_line) + 1
+_table_lines = GUIDE.text[TABLE.start:TABLE.end].split("\n")
+#: the table's characters that are layout, not cells: the header line, the separator line, the
+#: '| ' and ' |' at both ends of every row and the line breaks between the table's lines
+TABLE_LAYOUT_CHARS = set(range(TABLE.start, TABLE.start + len(_table_lines[0]) + 1
+                               + len(_table_lines[1]) + 1))
+for _r in TABLE.rows:
+    TABLE_LAYOUT_CHARS |= {_r.cells_span[0] - 2, _r.cells_span[0] - 1,
+                           _r.cells_span[1], _r.cells_span[1] + 1}
+    if _r.cells_span[1] + 2 < TABLE.end:
+        TABLE_LAYOUT_CHARS.add(_r.cells_span[1] + 2)
+UNCOVERED_IN_TABLE = {i for i in UNCOVERED if TABLE.start <= i < TABLE.end}
+UNCOVERED_ELSEWHERE = [i for i in UNCOVERED if not TABLE.start <= i < TABLE.end
+                       and i not in HEADING_LINE_CHARS]
 #: the guide's chunks after the rename of quiz 3 and to do 7, the ACL rule left as it was
 RENAMED = structure_chunks(dataclasses.replace(
     GUIDE, text=GUIDE.text.replace(cs.RENAMED_FROM, cs.RENAMED_TO)))
 F = cs.figures()
+
+
+def refused_by_update(source):
+    """Why lesson 5's ``update`` refuses a revision of the guide (the message of the
+    ``validate_revision`` it calls, without source and revision), or None when the revision
+    passes that check. It is refused before anything is embedded, so no model is loaded."""
+    try:
+        validate_revision(source, structure_chunks(source))
+    except ValueError as e:
+        with pytest.raises(ValueError, match="matches no heading"):
+            update(ChunkIndex(), [source], embedder=object(), publish=False)
+        return str(e).split(" refused: ", 1)[1]
+    return None
 
 
 def repeated(spans):
@@ -96,21 +131,22 @@ TRUTHS = [  # (what the prose says, in words, with the figures it renders: does 
      F["naive_percent"] / 100 not in (round(S_DUP, 2), round(W_DUP, 2))),
     ("the seed's formula goes negative on the structure-aware chunks",
      total_length(S_SPANS) - N == -F["structure_shortfall_chars"] < 0 < repeated(S_SPANS)),
-    ("the structure-aware chunks leave out every heading character and, besides, only the "
-     "table's header, separator and row ends and line breaks; the shortfall is the characters "
-     "left out less those stored twice",
-     F["structure_uncovered_chars"] == N - union_length(S_SPANS)
-     and F["structure_heading_chars"] == sum(e.end - e.start for e in ELEMENTS
-                                             if e.kind == "heading")
-     and set(UNCOVERED) >= {i for e in ELEMENTS if e.kind == "heading"
-                            for i in range(e.start, e.end)}
-     and all(GUIDE.text[i].isspace() or TABLE.start <= i < TABLE.end for i in UNCOVERED
-             if not any(e.start <= i < e.end for e in ELEMENTS if e.kind == "heading"))
-     and F["structure_shortfall_chars"]
-     == F["structure_uncovered_chars"] - F["structure_repeated"]
+    ("the structure-aware chunks leave out every heading character (the lines that start with "
+     "'#') and, besides, exactly the table's header and separator lines, the bar and space at "
+     "both ends of each row, the line breaks between the table's lines and, outside the table, "
+     "line breaks only; their lengths add up to the guide's less the uncovered, plus the repeated",
+     F["structure_uncovered_chars"] == N - union_length(S_SPANS) == len(UNCOVERED)
+     and F["structure_heading_chars"] == len(HEADING_LINE_CHARS) > 0
+     and set(UNCOVERED) >= HEADING_LINE_CHARS
+     and UNCOVERED_IN_TABLE == TABLE_LAYOUT_CHARS
+     and {GUIDE.text[i] for i in UNCOVERED_ELSEWHERE} == {"\n"}
+     and len(UNCOVERED) == len(HEADING_LINE_CHARS) + len(UNCOVERED_IN_TABLE)
+     + len(UNCOVERED_ELSEWHERE)
+     and F["structure_total_chars"] == sum(e - s for s, e in S_SPANS)
+     == N - F["structure_uncovered_chars"] + F["structure_repeated"]
+     and F["structure_shortfall_chars"] == N - sum(e - s for s, e in S_SPANS)
      and "(`| ` and ` |`)" in PROSE
-     and all(GUIDE.text[r.cells_span[0] - 2:r.cells_span[0]] == "| "
-             and GUIDE.text[r.cells_span[1]:r.cells_span[1] + 2] == " |" for r in TABLE.rows)),
+     and "line breaks, between elements and between the table's lines" in PROSE),
     ("the longest retrieval text is chunks[longest_ordinal], chunk longest_number in the explorer",
      F["longest_number"] == F["longest_ordinal"] + 1
      and STRUCT[F["longest_ordinal"]].ordinal == F["longest_ordinal"]
@@ -122,6 +158,16 @@ TRUTHS = [  # (what the prose says, in words, with the figures it renders: does 
      and GUIDE.default_acl == (F["renamed_group"],) != (F["row_group"],)
      and {c.acl for c in RENAMED if c.heading_path[:2] == ("Deployment Guide", "Environments")}
      == {(F["renamed_group"],)}),
+    ("lesson 5's update refuses the rename that leaves the rule behind (validate_revision: the "
+     "rule matches no heading) and takes rename_heading's; the fallback group is every employee",
+     refused_by_update(dataclasses.replace(
+         GUIDE, text=GUIDE.text.replace(cs.RENAMED_FROM, cs.RENAMED_TO)))
+     == "ACL rule for 'Deployment Guide > Environment Matrix' matches no heading"
+     and refused_by_update(rename_heading(GUIDE, ("Deployment Guide", "Environment Matrix"),
+                                          cs.RENAMED_TO.strip().lstrip("# "))) is None
+     and F["renamed_group"] == "employees"
+     and "lesson 5's `update` refuses a revision whose rule is left behind" in PROSE
+     and "every employee could read the rows meant for `sre` only" in PROSE),
     ("the runbook's last chunk has a missing ACL",
      structure_chunks(load_source("failover-runbook"))[-1].acl is None),
     ("mixed windows carry the ACL parts employees and sre, and only a reader of both may read",

@@ -244,15 +244,16 @@ QUIZ = [
     ),
     Question(
         "An article says that with {myth_size}-token chunks and {myth_overlap} tokens of overlap, "
-        "'{myth_stored} tokens are stored per chunk'. How many tokens does each full chunk store?",
+        "'{myth_stored} tokens are stored per chunk'. How many tokens does each full chunk "
+        "after the first store?",
         {
             "A": ("{myth_stored}: {myth_size} new plus {myth_overlap} repeated.",
                   "The overlap is part of the {myth_size}, not added to it: the chunk size is the "
                   "maximum a chunk holds."),
             "B": ("{myth_size}: {myth_new} new and {myth_overlap} repeated ones.",
                   "C bounds the chunk, overlap included: {myth_new} tokens are new and "
-                  "{myth_overlap} repeat the previous chunk. The stride C − O counts the new "
-                  "tokens."),
+                  "{myth_overlap} repeat the previous chunk (the first chunk holds {myth_size} "
+                  "new ones). The stride C − O counts the new tokens."),
             "C": ("{myth_new}: the repeated {myth_overlap} are subtracted.",
                   "That is the stride, how far the next chunk moves, not what a chunk holds."),
         },
