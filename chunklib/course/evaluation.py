@@ -514,7 +514,7 @@ QUIZ = [
                   "a coin gives often (averaged over the window starts, the step even gains), so "
                   "the finding is not that overlap hurts but that this grid shows no gain for a "
                   "larger index: on this grid the stopping rule stops at {stop_overlap}. "
-                  "Overlap helps only with evidence cut at a boundary, and every step moves all "
+                  "Overlap is meant for evidence cut at a boundary, and every step moves all "
                   "the boundaries; measure each step and stop when completeness gains too little "
                   "for the duplication it adds."),
             "C": ("Nothing changes: the same chunks are still retrieved.",
