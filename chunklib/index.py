@@ -25,9 +25,10 @@ Needs SQLite 3.35 or newer (``AS MATERIALIZED``) with the JSON functions; FTS5, 
 without it gets a clear error there while the course's term ranking keeps working.
 
 The index revision names the index's configuration, the embedding model included
-(``INDEX_REVISION``: the course's settings and all-MiniLM-L6-v2), and it is one of the four
-fields of every ``index_entry_id``; ``put`` refuses vectors of any other model, so a new model
-needs an index of its own revision, and with it new entry ids.
+(``INDEX_REVISION``: the course's settings, ``+``, then the full name of all-MiniLM-L6-v2), and
+it is one of the four fields of every ``index_entry_id``; ``put`` refuses vectors of any other
+model, so a new model needs an index of its own revision, and with it new entry ids
+(``lifecycle.update`` on an index opened for a new model re-embeds every chunk it carries over).
 
 Vectors are stored once per (model, retrieval_sha256), as float32 bytes
 (``chunklib.vectors.to_blob``; a JSON list of numbers is read too), the table and key that
@@ -60,8 +61,10 @@ from chunklib.retrieval import FTS_TOKENIZER
 from chunklib.validate import require_int, require_text
 from chunklib.vectors import decode_vector, to_blob
 
+#: The course's index settings; an index revision is ``f"{settings}+{embedding model}"``.
+INDEX_SETTINGS = "course-index-v1"
 #: The index configuration every entry id binds: the course's settings and the embedding model.
-INDEX_REVISION = f"course-index-v1+{MODEL_NAME}"
+INDEX_REVISION = f"{INDEX_SETTINGS}+{MODEL_NAME}"
 SCHEMA = """
 CREATE TABLE generations (generation INTEGER PRIMARY KEY, index_revision TEXT NOT NULL,
   state TEXT NOT NULL CHECK (state IN ('building', 'ready', 'failed', 'retired')),
@@ -164,21 +167,23 @@ class ChunkIndex:
     def __init__(self, path: str = ":memory:", index_revision: str | None = None,
                  embedding_model: str = MODEL_NAME):
         """An index for vectors of ``embedding_model``; ``index_revision`` (by default
-        ``INDEX_REVISION``, or the same settings with another model) must name that model,
-        because every index entry id binds it:
+        ``INDEX_SETTINGS + "+" + embedding_model``, so ``INDEX_REVISION`` for the course's
+        model) must end with ``"+"`` and that model's full name, because every index entry id
+        binds it:
 
         ``ChunkIndex(embedding_model="m").index_revision`` -> 'course-index-v1+m'
 
         ``ChunkIndex(index_revision="v2", embedding_model="m")``
-        -> ValueError: index_revision 'v2' must name the embedding model 'm': ...
+        -> ValueError: index_revision 'v2' must end with '+m', the embedding model: ...
         """
         if not require_text(embedding_model, "embedding_model"):
             raise ValueError("embedding_model must not be empty")
         if index_revision is None:
-            index_revision = INDEX_REVISION.replace(MODEL_NAME, embedding_model)
-        if embedding_model not in require_text(index_revision, "index_revision"):
-            raise ValueError(f"index_revision {index_revision!r} must name the embedding model "
-                             f"{embedding_model!r}: a new model means a new index_revision")
+            index_revision = f"{INDEX_SETTINGS}+{embedding_model}"
+        suffix = "+" + embedding_model
+        if not require_text(index_revision, "index_revision").endswith(suffix):
+            raise ValueError(f"index_revision {index_revision!r} must end with {suffix!r}, the "
+                             "embedding model: a new model means a new index_revision")
         if sqlite3.sqlite_version_info < (3, 35):
             raise RuntimeError(f"SQLite {sqlite3.sqlite_version} is too old: the index needs "
                                "3.35 or newer (materialized CTEs filter before scoring)")

@@ -11,8 +11,11 @@ retrieval texts that have no vector yet, write the shadow generation in batches,
 with one switch of the pointer. The embedder is the real all-MiniLM-L6-v2
 (``chunklib.vectors.MiniLMEmbedder``, which counts the texts it is asked to embed), so
 ``UpdateReport`` says how many of a build's chunks were embedded: after an edit, only those
-whose retrieval text is new. ``rename_heading``, ``insert_paragraph`` and ``set_section_acl``
-make the edited revisions the lesson uses.
+whose retrieval text is new. An index opened for another model (``ChunkIndex(path,
+embedding_model=...)``) gets a new ``index_revision``, so ``update`` re-embeds every chunk it
+carries over from a base built under the old one (and re-indexes them, same vectors, when only the
+settings changed): no entry keeps its id. ``rename_heading``, ``insert_paragraph`` and
+``set_section_acl`` make the edited revisions the lesson uses.
 
 Leaves out: several builders at once, timed rollback windows.
 
@@ -32,6 +35,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from chunklib.access import access_complete, access_parts
 from chunklib.documents import SectionAcl, Source, unmatched_acl_rules
 from chunklib.elements import parse_elements
+from chunklib.identity import index_entry_id
 from chunklib.index import ChunkIndex
 from chunklib.records import ChunkRecord, normalize_acl
 from chunklib.structure import DEFAULT_OVERLAP, DEFAULT_SIZE, structure_chunks
@@ -106,6 +110,26 @@ class UpdateReport:
                 f"empty ACL: {len(self.refused)}")
 
 
+def _revise_plan(plan: dict[str, list], old_entries: Mapping[str, Mapping],
+                 index: ChunkIndex) -> dict[str, list]:
+    """``plan`` with the entries that ``plan_update`` keeps or re-indexes but whose id the
+    index's revision changes: a vector of another model is re-embedded, an entry of the same
+    model under other settings is re-indexed (same vector, new entry id)."""
+    out = {action: set(ids) for action, ids in plan.items()}
+    for cid in plan["keep"] + plan["reindex"]:
+        entry = old_entries[cid]
+        if entry["vector_key"][0] != index.embedding_model:  # new vectors
+            out["keep"].discard(cid)
+            out["reindex"].discard(cid)
+            out["reembed"].add(cid)
+        elif cid in out["keep"] and entry["index_entry_id"] != index_entry_id(
+                cid, entry["retrieval_sha256"], index.index_revision,
+                entry["acl_snapshot_sha256"]):  # same vector, new entry id
+            out["keep"].discard(cid)
+            out["reindex"].add(cid)
+    return {action: sorted(ids) for action, ids in out.items()}
+
+
 def validate_revision(source: Source, chunks: Sequence[ChunkRecord],
                       max_chars: int = DEFAULT_SIZE) -> None:
     """Refuse a revision (ValueError) whose ACL rules match no heading, whose chunks do not
@@ -132,10 +156,24 @@ def update(index: ChunkIndex, sources: Iterable[Source], embedder=None, *,
     ``vectors.default_embedder()``; any object with ``model``, ``calls`` and ``embedder(text)``)
     is called once per retrieval text the index holds no vector for; ``UpdateReport.embedded``
     counts those calls. An embedder with ``lookup(texts)`` gets those texts in one batch first
-    (vectors only, not counted), so the model encodes them together. Lesson 5.
+    (vectors only, not counted), so the model encodes them together. An embedder of another
+    model than ``index.embedding_model`` is refused (ValueError) before anything is written.
+    The plan is ``plan_update``'s, except that a carried entry whose id the index's revision
+    changes is never kept: re-embedded if its vector is of another model, else re-indexed.
+    Lesson 5.
 
     ``str(update(ChunkIndex(), [faq]))`` -> 'generation 1 published: ...'
     """
+    if embedder is None:
+        from chunklib.vectors import default_embedder
+
+        embedder = default_embedder()
+    model = getattr(embedder, "model", None)
+    if model != index.embedding_model:
+        raise ValueError(f"embedder.model {model!r} is not the index's embedding_model "
+                         f"{index.embedding_model!r}: pass an embedder of that model, or open "
+                         "the index for the embedder's model, ChunkIndex(path, "
+                         "embedding_model=...), and every entry is re-embedded")
     sources, deleted = list(sources), set(deleted)
     base = index.published()
     old_entries = index.entries(base) if base is not None else {}
@@ -151,11 +189,8 @@ def update(index: ChunkIndex, sources: Iterable[Source], embedder=None, *,
     plan = plan_update(old_entries.values(), [
         {"chunk_id": c.chunk_id, "retrieval_sha256": c.retrieval_sha256, "acl": c.acl,
          "acl_parts": c.acl_parts} for c in accepted])
+    plan = _revise_plan(plan, old_entries, index)  # a new model or settings: no entry is kept
     generation = index.begin(base, f"update of {', '.join(sorted(changed)) or 'nothing'}")
-    if embedder is None:
-        from chunklib.vectors import default_embedder
-
-        embedder = default_embedder()
     if hasattr(embedder, "lookup"):  # encode every missing text in one batch, then count calls
         texts = {c.retrieval_sha256: c.retrieval_text for c in accepted}
         embedder.lookup([t for key, t in texts.items()

@@ -85,7 +85,7 @@ def test_the_index_revision_names_the_embedding_model(published):
     assert MODEL_NAME in index.index_revision == INDEX_REVISION
     other = ChunkIndex(embedding_model="other-model")
     assert other.index_revision != INDEX_REVISION and "other-model" in other.index_revision
-    with pytest.raises(ValueError, match="must name the embedding model"):
+    with pytest.raises(ValueError, match="must end with '\\+other-model'"):
         ChunkIndex(index_revision="course-index-v2", embedding_model="other-model")
     with pytest.raises(ValueError, match="not be empty"):
         ChunkIndex(embedding_model="")
@@ -95,6 +95,71 @@ def test_the_index_revision_names_the_embedding_model(published):
     snap = acl_snapshot_sha256(ROW.acl)
     assert (index_entry_id(ROW.chunk_id, ROW.retrieval_sha256, other.index_revision, snap)
             != index.entries()[ROW.chunk_id]["index_entry_id"])
+
+
+def test_the_index_revision_ends_with_the_full_model_name():
+    """The model is the revision's last field, after a "+", in full: a model name that is only
+    part of the revision, or a short form of the model's name, is not enough."""
+    assert INDEX_REVISION == "course-index-v1+" + MODEL_NAME
+    assert ChunkIndex(embedding_model="m").index_revision == "course-index-v1+m"
+    assert ChunkIndex(index_revision="my-index+" + MODEL_NAME).index_revision.endswith(MODEL_NAME)
+    for revision, model in (("v2", "v"), ("my-index+all-MiniLM-L6-v2", MODEL_NAME),
+                            ("m+course-index-v1", "m"), ("course-index-v1m", "m")):
+        with pytest.raises(ValueError, match="must end with"):
+            ChunkIndex(index_revision=revision, embedding_model=model)
+
+
+class OtherModel:
+    """An embedder of another model (vectors of zeros), counting its calls."""
+
+    model, calls = "other-model", 0
+
+    def __call__(self, text):
+        self.calls += 1
+        return [0.0] * 384
+
+
+def test_a_new_model_or_new_settings_keep_no_entry(tmp_path):
+    """Reopening an index for another revision and updating it keeps no entry: the same model
+    under other settings re-indexes every carried chunk (same vectors, no embedder call); another
+    model re-embeds every one. Either way every index entry id changes."""
+    path = str(tmp_path / "harbor.db")
+    first = ChunkIndex(path)
+    update(first, load_sources(), MiniLMEmbedder())
+    ids = {cid: e["index_entry_id"] for cid, e in first.entries().items()}
+    first.close()
+    settings = ChunkIndex(path, index_revision="course-index-v2+" + MODEL_NAME)
+    report = update(settings, [], MiniLMEmbedder())
+    assert report.plan["reindex"] == sorted(ids) and report.embedded == 0
+    assert all(not report.plan[a] for a in ("keep", "reembed", "add", "tombstone"))
+    second = {cid: e["index_entry_id"] for cid, e in settings.entries().items()}
+    assert set(second) == set(ids) and all(second[c] != ids[c] for c in ids)
+    settings.close()
+    other, embedder = ChunkIndex(path, embedding_model="other-model"), OtherModel()
+    report = update(other, [], embedder)
+    assert report.plan["reembed"] == sorted(ids) and report.embedded == embedder.calls == 59
+    assert all(not report.plan[a] for a in ("keep", "reindex", "add", "tombstone"))
+    assert "keep 0, reembed 59," in str(report)
+    third = other.entries()
+    assert all(third[c]["index_entry_id"] not in (ids[c], second[c]) for c in ids)
+    assert {e["vector_key"][0] for e in third.values()} == {"other-model"}
+
+
+def test_an_embedder_of_another_model_is_refused_before_the_build_begins():
+    index = ChunkIndex(embedding_model="other-model")
+    asked = []
+
+    class Wrong(MiniLMEmbedder):
+        def lookup(self, texts):
+            asked.append(texts)
+            return super().lookup(texts)
+
+    for embedder in (Wrong(), MiniLMEmbedder(), object()):
+        with pytest.raises(ValueError, match="is not the index's embedding_model 'other-model'"):
+            update(index, load_sources(), embedder)
+    assert index.generations() == {} and asked == [] and index.published() is None
+    update(index, load_sources(), OtherModel())
+    assert index.generations() == {1: "ready"}
 
 
 def test_an_employee_query_for_the_production_table_returns_nothing(published):

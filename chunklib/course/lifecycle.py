@@ -34,7 +34,7 @@ from chunklib.course.words import and_list as _listed
 from chunklib.documents import Source
 from chunklib.elements import parse_elements
 from chunklib.identity import H
-from chunklib.index import ChunkIndex
+from chunklib.index import INDEX_REVISION, ChunkIndex
 from chunklib.lifecycle import plan_update, rename_heading, update
 from chunklib.structure import DEFAULT_SIZE, structure_chunks
 from chunklib.vectors import MiniLMEmbedder
@@ -157,7 +157,7 @@ def figures() -> dict[str, object]:
         "size": DEFAULT_SIZE, "section_chunks": section, "section_chunks_word": _WORDS[section],
         "matrix_paragraphs": _WORDS[sum(c.kind == "paragraph" for c in matrix)],
         "matrix_rows": _WORDS[sum(c.kind == "table" for c in matrix)],
-        "first_generation": first.generation, "query": QUERY,
+        "first_generation": first.generation, "query": QUERY, "index_revision": INDEX_REVISION,
         "shadow_generation": rename.generation,
         "rename_ids": len(rename.plan["add"]), "rename_entries": len(rename.plan["reembed"]),
         "rename_vectors": rename.embedded,
