@@ -233,9 +233,9 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
      "lesson 2's `split_sentences` finds them)",  # 7 headings end without . ! or ?
      (cut("words", 160), len(SENTENCES)) == (6, 70)
      and sum(not PASSAGE[s:e].endswith((".", "!", "?")) for s, e in SENTENCES) == 7),
-    ("with `truncation=True` stops at 512 word pieces with `[CLS]` and `[SEP]` (its "
-     "`model_max_length`, as many as it has position embeddings), and through its own "
-     "`tokenizer.json` loaded as it is, at 128",
+    ("with `truncation=True` stops at 512 word pieces (its `model_max_length`, as many as it "
+     "has position embeddings), and through its own `tokenizer.json` loaded as it is, at 128, "
+     "both counting `[CLS]` and `[SEP]`",
      package_json("tokenizer_config.json").get("model_max_length")
      == package_json("config.json").get("max_position_embeddings") == course.MINILM_POSITIONS
      == 512 and len(Tokenizer.from_file(str(TOKENIZER_FILE)).encode(PASSAGE).ids) == 128
@@ -306,7 +306,8 @@ QUIZ_CLAIMS = [
      (len(fixed_windows(1000, 300)), 1000 - 3 * 300) == (4, 100)),
     ("Three windows end at 900 and miss the last 100 units; the fourth, (900, 1000), holds them",
      fixed_windows(1000, 300)[-1] == (900, 1000)),
-    ("[CLS] and [SEP] take two of the 256 it reads", MINILM_SPECIAL_TOKENS == 2),
+    ("[CLS] and [SEP] take two of the 256 word pieces of its max_seq_length",
+     MINILM_SPECIAL_TOKENS == 2 and MINILM_MAX_SEQ_LENGTH == 256),
     ("the first three chunks hold 300 each and the fourth what is left",
      [e - s for s, e in fixed_windows(1000, 300)][:3] == [300] * 3),
     ("a full chunk of 256 tokens holds 258 to 261 word pieces. That is the trouble, as only "

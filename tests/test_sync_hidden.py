@@ -67,7 +67,7 @@ def test_part1_literals_equal_what_the_checks_compute(lesson):
         (test,) = asserts
         if isinstance(test.test, ast.BoolOp):  # a text answer: its case and spaces do not count
             kind, compare = test.test.values
-            assert ast.unparse(kind) == f"isinstance({answer}, str)"
+            assert ast.unparse(kind) == f"type({answer}) is str"
             assert ast.unparse(compare.left) == f"{answer}.strip().casefold()"
             literal = ast.literal_eval(compare.comparators[0])
             assert isinstance(literal, str) and literal == literal.casefold()
@@ -84,6 +84,37 @@ def test_part1_literals_equal_what_the_checks_compute(lesson):
         exec(solutions[answer].replace("### BEGIN SOLUTION", "").replace("### END SOLUTION", ""),
              namespace)
         assert selfcheck.answer_matches(namespace[answer], literal), item
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_each_part1_hidden_test_grades_as_its_self_check_says(lesson):
+    """Run every Part 1 hidden test cell (the generated block and its assert) on answers of every
+    kind: it passes exactly where ``selfcheck.verdict`` says "✓ Right." (a fast twin of the
+    graded classes' agreement test, which runs the cells in nbgrader)."""
+    import numpy as np
+
+    nb = nbformat.read(lesson_notebook(lesson), as_version=4)
+    for cell in part1_cells(nb):
+        key, item, answer = sync_hidden.CHECK_CALL.search(cell.source).groups()
+        code = sync_hidden.HIDDEN.search(cell.source).group(2)
+        expected = importlib.import_module(f"chunklib.course.{key}").CHECKS[item].expected()
+        tries = [expected, None, [expected], (expected,)]
+        if isinstance(expected, str):
+            tries += [f" {expected.swapcase()}\n", expected + ".", expected * 2, np.str_(expected),
+                      expected.encode(), "x", ""]
+        else:
+            tries += [str(expected), np.asarray(expected).tolist() if np.ndim(expected) else
+                      np.float64(expected) if isinstance(expected, float) else expected]
+        for value in tries:
+            try:
+                exec(code, {answer: value})
+                graded = True
+            except AssertionError:
+                graded = False
+            said = selfcheck.verdict(f"{key}.{item}", value)[0] is True
+            assert graded == said, (lesson, item, value, graded, said)
+        with pytest.raises(AssertionError):  # the cell can fail at all
+            exec(code, {answer: "not it" if not isinstance(expected, str) else "x"})
 
 
 def test_the_generated_same_is_the_rule_of_chunklib_exact():

@@ -7,7 +7,9 @@ lines below is replaced:
 - a Part 2 test cell (``test_<function>_examples`` / ``_hidden``) gets ``_same`` (the source of
   ``chunklib.exact.same``), ``tools/hidden/common.py`` and the lesson's ``tools/hidden/lNN_*.py``;
 - a Part 1 test cell (``test_<item>``, with ``check("lesson.item", answer)``) gets ``_same`` and
-  one assert against the literal value the lesson's ``CHECKS[item]`` computes now.
+  one assert against the literal value the lesson's ``CHECKS[item]`` computes now; for a text
+  answer, one assert alone: a plain ``str`` equal to the literal whatever its case and
+  surrounding spaces (``selfcheck.answer_matches``).
 tests/test_sync_hidden.py fails while a copy differs from what this writes.
 
 Leaves out: quiz cells (``test_q*``) and the tests' own code below the block.
@@ -78,10 +80,11 @@ def part1_block(lesson_module: str, item: str, answer: str, number: str) -> str:
     checks = importlib.import_module(f"chunklib.course.{lesson_module}").CHECKS
     expected = checks[item].expected()
     assert ast.literal_eval(repr(expected)) == expected, item
-    test = (f"isinstance({answer}, str) and {answer}.strip().casefold() == "
-            f"{expected.casefold()!r}" if isinstance(expected, str)
-            else f"_same({answer}, {expected!r})")
-    line = f'assert {test}, "to do {number} is not right yet"'
+    if isinstance(expected, str):
+        line = (f"assert type({answer}) is str and {answer}.strip().casefold() == "
+                f'{expected.casefold()!r}, "to do {number} is not right yet"')
+        return "\n".join([BEGIN, line, END])
+    line = f'assert _same({answer}, {expected!r}), "to do {number} is not right yet"'
     return "\n".join([BEGIN, same_source(), line, END])
 
 

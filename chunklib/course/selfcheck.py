@@ -43,12 +43,13 @@ def _registry(lesson: str) -> dict[str, Check]:
 
 
 def answer_matches(answer: object, expected: object) -> bool:
-    """The rule of a hands-on answer: ``same``, but text ignores case and surrounding spaces.
+    """The rule of a hands-on answer: ``same``, but text (a plain ``str``) ignores case and
+    surrounding spaces, as the quiz's letters do.
 
     ``answer_matches(" b", "B")`` -> True
     """
     if isinstance(expected, str):
-        return isinstance(answer, str) and answer.strip().casefold() == expected.casefold()
+        return type(answer) is str and answer.strip().casefold() == expected.casefold()
     return same(answer, expected)
 
 

@@ -325,8 +325,8 @@ QUIZ = [
                   "positions and averages them.",
                   "Some pipelines build that themselves; the model does not. It reads one window "
                   "of at most {max_seq_length} positions."),
-            "C": ("The model raises an error, as {q2_pieces} word pieces are more than the "
-                  "{max_seq_length} it reads.",
+            "C": ("The model raises an error, as {q2_pieces} word pieces are more than its "
+                  "max_seq_length of {max_seq_length}.",
                   "The sentence-transformers library cuts the input to the model's "
                   "max_seq_length, {max_seq_length} word pieces with [CLS] and [SEP], without an "
                   "error. (Some hosted embedding APIs do refuse over-long input; either way the "
@@ -416,8 +416,8 @@ QUIZ = [
             "B": ("No: {q6_over} of the {q6_k} are longer than the {pieces_read} word pieces the "
                   "model reads.",
                   "The model counts its own word pieces, and [CLS] and [SEP] take "
-                  "{special_words} of the {max_seq_length} it reads. Count with the model's "
-                  "tokenizer and leave room for both."),
+                  "{special_words} of the {max_seq_length} word pieces of its max_seq_length. "
+                  "Count with the model's tokenizer and leave room for both."),
             "C": ("Yes, as long as none of the {q6_k} cuts a sentence, since the model reads "
                   "sentence by sentence.",
                   "The model reads whatever text it is given, up to its limit. Where a chunk "
