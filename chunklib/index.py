@@ -28,7 +28,8 @@ The index revision names the index's configuration, the embedding model included
 (``INDEX_REVISION``: the course's settings, ``+``, then the full name of all-MiniLM-L6-v2), and
 it is one of the four fields of every ``index_entry_id``; ``put`` refuses vectors of any other
 model, so a new model needs an index of its own revision, and with it new entry ids
-(``lifecycle.update`` on an index opened for a new model re-embeds every chunk it carries over).
+(``lifecycle.update`` on an index opened for a new model plans every chunk it carries over as
+re-embed; its embedder runs only for texts with no vector of that model yet).
 
 Vectors are stored once per (model, retrieval_sha256), as float32 bytes
 (``chunklib.vectors.to_blob``; a JSON list of numbers is read too), the table and key that
@@ -61,7 +62,8 @@ from chunklib.retrieval import FTS_TOKENIZER
 from chunklib.validate import require_int, require_text
 from chunklib.vectors import decode_vector, to_blob
 
-#: The course's index settings; an index revision is ``f"{settings}+{embedding model}"``.
+#: The course's index settings (what the index does with vectors, not how they are made: a
+#: change to how vectors are made is a new model name); a revision is ``f"{settings}+{model}"``.
 INDEX_SETTINGS = "course-index-v1"
 #: The index configuration every entry id binds: the course's settings and the embedding model.
 INDEX_REVISION = f"{INDEX_SETTINGS}+{MODEL_NAME}"
@@ -174,16 +176,18 @@ class ChunkIndex:
         ``ChunkIndex(embedding_model="m").index_revision`` -> 'course-index-v1+m'
 
         ``ChunkIndex(index_revision="v2", embedding_model="m")``
-        -> ValueError: index_revision 'v2' must end with '+m', the embedding model: ...
+        -> ValueError: index_revision 'v2' must end with '+m', the embedding model, ...
         """
         if not require_text(embedding_model, "embedding_model"):
             raise ValueError("embedding_model must not be empty")
         if index_revision is None:
             index_revision = f"{INDEX_SETTINGS}+{embedding_model}"
         suffix = "+" + embedding_model
-        if not require_text(index_revision, "index_revision").endswith(suffix):
+        settings = require_text(index_revision, "index_revision").removesuffix(suffix)
+        if settings == index_revision or not settings:
             raise ValueError(f"index_revision {index_revision!r} must end with {suffix!r}, the "
-                             "embedding model: a new model means a new index_revision")
+                             "embedding model, after the index's own settings: a new model means "
+                             "a new index_revision")
         if sqlite3.sqlite_version_info < (3, 35):
             raise RuntimeError(f"SQLite {sqlite3.sqlite_version} is too old: the index needs "
                                "3.35 or newer (materialized CTEs filter before scoring)")

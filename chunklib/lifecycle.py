@@ -12,10 +12,13 @@ with one switch of the pointer. The embedder is the real all-MiniLM-L6-v2
 (``chunklib.vectors.MiniLMEmbedder``, which counts the texts it is asked to embed), so
 ``UpdateReport`` says how many of a build's chunks were embedded: after an edit, only those
 whose retrieval text is new. An index opened for another model (``ChunkIndex(path,
-embedding_model=...)``) gets a new ``index_revision``, so ``update`` re-embeds every chunk it
-carries over from a base built under the old one (and re-indexes them, same vectors, when only the
-settings changed): no entry keeps its id. ``rename_heading``, ``insert_paragraph`` and
-``set_section_acl`` make the edited revisions the lesson uses.
+embedding_model=...)``) gets a new ``index_revision``, so ``update`` plans every chunk it
+carries over from a base built under the old one as re-embed (the embedder runs only for texts
+with no vector of that model yet), and as re-index, same vectors, when only the index's own
+settings changed: no entry keeps its id. Anything that changes how vectors are made (weights,
+truncation, pooling) must change the model name, since vectors are stored by model name.
+``rename_heading``, ``insert_paragraph`` and ``set_section_acl`` make the edited revisions the
+lesson uses.
 
 Leaves out: several builders at once, timed rollback windows.
 

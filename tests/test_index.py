@@ -136,13 +136,23 @@ def test_a_new_model_or_new_settings_keep_no_entry(tmp_path):
     assert set(second) == set(ids) and all(second[c] != ids[c] for c in ids)
     settings.close()
     other, embedder = ChunkIndex(path, embedding_model="other-model"), OtherModel()
-    report = update(other, [], embedder)
+    guide = load_source("deployment-guide")  # and an ACL change the plan alone would re-index
+    matrix = ("Deployment Guide", "Environment Matrix")
+    report = update(other, [set_section_acl(guide, matrix, ["employees", "sre"])], embedder)
     assert report.plan["reembed"] == sorted(ids) and report.embedded == embedder.calls == 59
     assert all(not report.plan[a] for a in ("keep", "reindex", "add", "tombstone"))
+    assert len({c for ids_ in report.plan.values() for c in ids_}) == 59  # one action each
     assert "keep 0, reembed 59," in str(report)
     third = other.entries()
     assert all(third[c]["index_entry_id"] not in (ids[c], second[c]) for c in ids)
     assert {e["vector_key"][0] for e in third.values()} == {"other-model"}
+
+
+def test_an_index_revision_needs_settings_before_the_model():
+    for revision in ("+m", "m", "v2"):
+        with pytest.raises(ValueError, match="index_revision"):
+            ChunkIndex(index_revision=revision, embedding_model="m")
+    assert ChunkIndex(index_revision="v2+m", embedding_model="m").index_revision == "v2+m"
 
 
 def test_an_embedder_of_another_model_is_refused_before_the_build_begins():

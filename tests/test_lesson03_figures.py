@@ -264,8 +264,8 @@ def test_the_chapter_reference_states_chunklibs_figures():
         ("A loop over `range(0, N, S)` adds a seventh chunk (900, 1000) that repeats the end of "
          "the sixth", len(range_bug) == 7 and range_bug[-1] == (900, 1000)
          and range_bug[-2] == (750, 1000)),
-        ("a full chunk of size 1000 with overlap 200 stores 1000 units, not 1200; every one after "
-         "the first brings 800 new", max(w.chunk_lengths(100_000, 1000, 200)) == 1000
+        ("full chunks of size 1000 with overlap 200 store 1000 units each, not 1200; every one "
+         "after the first brings 800 new", max(w.chunk_lengths(100_000, 1000, 200)) == 1000
          and w.stride(1000, 200) == 800 and new_per_full_chunk() == [1000, 800]),
         ("20 % overlap on 1000-token chunks stores about 25 % more than the document",
          round(w.duplication_factor(100_000, 1000, 200), 2) == 1.25),

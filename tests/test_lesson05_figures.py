@@ -398,15 +398,16 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
      and term_overlap("Replica", {"retrieval_text": "replica"}) == 1),
     ("are counted from the start of that element (for a chunk merged from several elements, "
      "its\n   first element)", merged_chunks_count_from_their_first_element()),
-    ("`index_revision` names the index's configuration, the embedding model\n   and its "
-     "settings included, so a new model means a new `index_revision` (chunklib's is\n   "
+    ("`index_revision` names the index's configuration: its own settings\n   and the embedding "
+     "model, a name that must change with anything that changes the vectors\n   (weights, "
+     "truncation, pooling). So a new model means a new `index_revision` (chunklib's is\n   "
      "`course-index-v1+sentence-transformers/all-MiniLM-L6-v2`, the settings' name and the "
      "model's full name,\n   and its index refuses vectors of any other model)",
      INDEX_REVISION == "course-index-v1+sentence-transformers/all-MiniLM-L6-v2"
      and cl.figures()["index_revision"] == INDEX_REVISION and FIRST.generation == 1
      and revision_binds_the_model()),
-    ("binding `index_revision`, which\n  names the embedding model and its settings, does the "
-     "same for a new model", revision_binds_the_model()),
+    ("binding `index_revision`, which\n  names the index's settings and the embedding model, "
+     "does the same for a new model", revision_binds_the_model()),
     ("silently fall back to the guide's default ACL, `employees`: every employee could read "
      "the\nSRE-only section", stale_rule_revision_refused()),
     ("A\nrefused chunk shows twice: at its ordinal (no entry, no vector) and, at the right, as "

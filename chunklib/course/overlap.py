@@ -217,7 +217,8 @@ QUIZ = [
                   "header; rows far below the header never see it."),
             "C": ("A {myth_percent} % overlap on every chunk, a value often quoted as a default.",
                   "No overlap setting, default or not, brings back context that sits "
-                  "elsewhere; it costs storage on every chunk and helps only at boundaries."),
+                  "elsewhere; it costs storage on every chunk and is meant only for text cut at a "
+                  "boundary."),
             "D": ("Smaller chunks, so that the row weighs more in its vector.",
                   "Smaller chunks separate the row from its header even more often, and the "
                   "row alone still does not say what its columns mean."),
