@@ -9,13 +9,15 @@ chunks every document, each retriever (``chunklib.retrieval``) returns the top `
 question, and the hits are measured as in lesson 6: complete questions (every evidence span
 whole inside one retrieved chunk), character recall, precision and IoU (``chunklib.evaluation``;
 Chroma's definitions but for two differences: Chroma's recall divides by the summed lengths of
-the evidence spans, Σ|E|, where ours divides by their union, |∪E| (the same unless evidence
-spans overlap); and Chroma's ``retrieve=-1`` mode takes, per question, as many chunks as contain
-evidence (at most 20), where ours always takes the top ``k``, as Chroma's default
-``retrieve=5`` does) and near-duplicate hits. The table is printed; the output folder gets
-``summary.md`` and ``results.csv`` (one line per strategy, retriever and question, with the
-hits). Vectors are computed once, with a progress bar and an estimate of the time left, and
-kept in a SQLite cache between runs (``--cache``; default ``~/.cache/chunklib/vectors.sqlite``).
+the evidence spans, Σ|E|, and its IoU adds each span's uncovered part separately, where ours
+use their union, |∪E|, in both (recall covered / |∪E|, IoU covered / (Σ|r| + |∪E| − covered);
+the same unless evidence spans overlap); and Chroma's ``retrieve=-1`` mode takes, per
+question, as many chunks as contain evidence (at most 20), where ours always takes the top
+``k``, as Chroma's default ``retrieve=5`` does) and near-duplicate hits. The table is
+printed; the output folder gets ``summary.md`` and ``results.csv`` (one line per strategy,
+retriever and question, with the hits). Vectors are computed once, with a progress bar and an
+estimate of the time left, and kept in a SQLite cache between runs (``--cache``; default
+``~/.cache/chunklib/vectors.sqlite``).
 
 Leaves out: ACLs (one reader reads everything), parent-child retrieval, and answer generation.
 

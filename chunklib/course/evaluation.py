@@ -401,8 +401,8 @@ def _retriever_figures() -> dict[str, object]:
 def _gain_noise_figures(dense, first, second) -> dict[str, object]:
     """How far the averaged sweep's dense means can be trusted: the mean gains of the first and
     the second step (``first``, ``second``: (to, from) positions in ``dense``), the shifted
-    grids on which the second step gains more than the first, and the last step behind the stop
-    the rule finds on the means."""
+    grids on which the second step gains more than the first (and each grid's gains), and the
+    step behind the stop the rule finds on the means."""
     def grid_gains(pair):
         return [a - b for a, b in zip(dense[pair[0]].complete, dense[pair[1]].complete,
                                       strict=True)]
@@ -411,9 +411,13 @@ def _gain_noise_figures(dense, first, second) -> dict[str, object]:
     stop = _means_stop([(p.overlap, p.mean, p.index_duplication) for p in dense],
                        MEANS_MIN_GAIN)
     at = [p.overlap for p in dense].index(stop)
-    last_from, last_to = dense[at].mean, dense[min(at + 1, len(dense) - 1)].mean
+    after = dense[min(at + 1, len(dense) - 1)]
+    last_from, last_to = dense[at].mean, after.mean
     return {"dense_first_gain": f"{dense[first[0]].mean - dense[first[1]].mean:.2f}",
             "dense_second_gain": f"{dense[second[0]].mean - dense[second[1]].mean:.2f}",
+            "dense_first_grid_gains": _and_list(grid_gains(first)),
+            "dense_second_grid_gains": _and_list(grid_gains(second)),
+            "dense_means_next": after.overlap,
             "second_gains_more_word": _WORDS[later],
             "n_offsets_word": _WORDS[len(dense[0].complete)],
             "dense_means_stop": stop, "dense_last_gain": f"{last_to - last_from:.2f}",

@@ -126,6 +126,69 @@ def merge_hits(hits):
     out = [m if len(m["parts"]) > 1 else m["parts"][0] for m in merged]  # a lone hit as it came
     return sorted(out, key=lambda m: (m["source_id"], m["revision"], m["start"], m["end"]))
 '''}, {"test_merge_hits_examples", "test_merge_hits_hidden"}),
+    "merge_sorted_by_revision_first": ({"merge_hits": '''
+def merge_hits(hits):
+    groups = {}
+    for hit in hits:
+        groups.setdefault((hit["source_id"], hit["revision"], hit["acl"]), []).append(hit)
+    merged = []
+    for group in groups.values():
+        current = None
+        for hit in sorted(group, key=lambda h: (h["start"], h["end"])):
+            if current is not None and hit["start"] <= current["end"]:
+                current["end"] = max(current["end"], hit["end"])
+                current["score"] = max(current["score"], hit["score"])
+                current["parts"].append(hit)
+            else:
+                current = {"source_id": hit["source_id"], "revision": hit["revision"],
+                           "acl": hit["acl"], "start": hit["start"], "end": hit["end"],
+                           "score": hit["score"], "parts": [hit]}
+                merged.append(current)
+    # revision before source: every r1 group ahead of any r2 group
+    return sorted(merged, key=lambda m: (m["revision"], m["source_id"], m["start"], m["end"]))
+'''}, {"test_merge_hits_hidden"}),
+    "merge_ties_longest_group_first": ({"merge_hits": '''
+def merge_hits(hits):
+    groups = {}
+    for hit in hits:
+        groups.setdefault((hit["source_id"], hit["revision"], hit["acl"]), []).append(hit)
+    merged = []
+    for group in groups.values():
+        current = None
+        for hit in sorted(group, key=lambda h: (h["start"], h["end"])):
+            if current is not None and hit["start"] <= current["end"]:
+                current["end"] = max(current["end"], hit["end"])
+                current["score"] = max(current["score"], hit["score"])
+                current["parts"].append(hit)
+            else:
+                current = {"source_id": hit["source_id"], "revision": hit["revision"],
+                           "acl": hit["acl"], "start": hit["start"], "end": hit["end"],
+                           "score": hit["score"], "parts": [hit]}
+                merged.append(current)
+    # of two groups with one start, the longer first
+    return sorted(merged, key=lambda m: (m["source_id"], m["revision"], m["start"], -m["end"]))
+'''}, {"test_merge_hits_hidden"}),
+    "merge_parts_longest_first": ({"merge_hits": '''
+def merge_hits(hits):
+    groups = {}
+    for hit in hits:
+        groups.setdefault((hit["source_id"], hit["revision"], hit["acl"]), []).append(hit)
+    merged = []
+    for group in groups.values():
+        current = None
+        # parts of one start: the longer hit first
+        for hit in sorted(group, key=lambda h: (h["start"], -h["end"])):
+            if current is not None and hit["start"] <= current["end"]:
+                current["end"] = max(current["end"], hit["end"])
+                current["score"] = max(current["score"], hit["score"])
+                current["parts"].append(hit)
+            else:
+                current = {"source_id": hit["source_id"], "revision": hit["revision"],
+                           "acl": hit["acl"], "start": hit["start"], "end": hit["end"],
+                           "score": hit["score"], "parts": [hit]}
+                merged.append(current)
+    return sorted(merged, key=lambda m: (m["source_id"], m["revision"], m["start"], m["end"]))
+'''}, {"test_merge_hits_hidden"}),
     "pack_stops_at_first_misfit": ({"pack_context": '''
 def pack_context(hits, budget):
     remaining, chosen = budget, []
