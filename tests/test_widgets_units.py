@@ -54,8 +54,8 @@ def test_initial_state_words():
         ("chunk size C", "200 word-like units"),
         ("chunks K = ceil(N / C)", "ceil(1204 / 200) = 7"),
         ("last chunk", "N − (K − 1)·C = 1204 − 6·200 = 4 word-like units"),
-        ("sentences cut", "6 of 70 sentences and headings (no single chunk holds them whole), "
-                          "at 6 chunk ends (×)"),
+        ("sentences cut", "6 of 70 sentences and headings (no chunk holds them whole); "
+                          "chunk ends marked ×: 6"),
         ("all-MiniLM-L6-v2", "0 of 7 chunks are longer than the 254 word pieces it reads "
                              "(largest: 214); it reads every chunk whole"),
     ]
@@ -155,7 +155,7 @@ def test_the_explorer_takes_any_text():
     assert e.computed.windows == [(0, 2), (2, 4), (4, 6)]     # One . | Two three | ! Four
     assert e.computed.char_windows == [(0, 4), (5, 14), (14, 20)]
     assert plain(e.text_view.value) == "One. Two three! Four"
-    assert "1 of 3 sentences and headings (no single" in e.summary.value  # "Two three!" is cut
+    assert "1 of 3 sentences and headings (no chunk" in e.summary.value  # "Two three!" is cut
     assert e.text_view.value.count("✂") == 1 and e.text_view.value.count("¦") == 1
     assert plain(e.chunk_text.value) == "One. Two three! Four"
 

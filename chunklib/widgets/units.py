@@ -274,9 +274,8 @@ class UnitsExplorer(Explorer):
             ("chunks K = ceil(N / C)", f"ceil({n} / {size}) = {k}"),
             ("last chunk", f"N − (K − 1)·C = {n} − {max(k - 1, 0)}·{size} = "
                            f"{n - (k - 1) * size if k else 0} {unit}"),
-            ("sentences cut", f"{c.sentences_cut} of {len(self.sentences)} sentences and "
-                              "headings (no single chunk holds them whole), at "
-                              f"{len(c.cut)} chunk end{'' if len(c.cut) == 1 else 's'} (×)"),
+            ("sentences cut", f"{c.sentences_cut} of {len(self.sentences)} sentences and headings "
+                              f"(no chunk holds them whole); chunk ends marked ×: {len(c.cut)}"),
             ("all-MiniLM-L6-v2", f"{over} of {k} chunks are longer than the {MINILM_TEXT_PIECES} "
                                  f"word pieces it reads (largest: {max(pieces, default=0)}); "
                                  + ("it silently drops the rest of those" if over else
@@ -292,7 +291,7 @@ class UnitsExplorer(Explorer):
         drawn = "" if k <= MAX_ROWS else f" ({len(shown_rows(k, current, MAX_ROWS))} drawn)"
         return (f"{k} chunks{drawn} drawn as bars over {c.n} {unit}"
                 + (f"; chunk {current + 1} outlined" if k else "")
-                + f"; an × at each of the {len(c.cut)} chunk ends inside a sentence"
+                + f"; an × at each chunk end inside a sentence ({len(c.cut)})"
                 + (f"; a dotted grey tail on the {truncated} chunks that all-MiniLM-L6-v2 cuts "
                    "short." if truncated else "; all-MiniLM-L6-v2 reads every chunk whole."))
 
