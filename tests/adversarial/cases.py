@@ -84,13 +84,13 @@ CASES = [
     Case("edited_tests", "the range bug, with its test cells rewritten to pass and 100 points",
          {"chunk_starts": RANGE_BUG, "test_chunk_starts_examples": "print('all good')",
           "test_chunk_starts_hidden": "pass"},
-         frozenset({"test_chunk_starts_hidden"}),
+         _both("chunk_starts"),  # the examples include 1000/250/100, which the bug gets wrong
          points={"test_chunk_starts_hidden": 100},
          review=frozenset({"edited-test"})),
     Case("deleted_tests", "the range bug with its hidden test cell deleted, and a deleted "
          "test cell of a correct function",
          {"chunk_starts": RANGE_BUG},
-         frozenset({"test_chunk_starts_hidden"}),
+         _both("chunk_starts"),
          delete=frozenset({"test_chunk_starts_hidden", "test_stride_hidden"}),
          review=frozenset({"deleted-test"})),
     Case("deleted_answer_and_tests", "the answer cell of n_chunks and both its test cells deleted",
