@@ -239,6 +239,8 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
      package_json("tokenizer_config.json").get("model_max_length")
      == package_json("config.json").get("max_position_embeddings") == course.MINILM_POSITIONS
      == 512 and len(Tokenizer.from_file(str(TOKENIZER_FILE)).encode(PASSAGE).ids) == 128
+     and Tokenizer.from_file(str(TOKENIZER_FILE)).encode(PASSAGE).tokens[::127] == ["[CLS]",
+                                                                                   "[SEP]"]
      and package_json("sentence_bert_config.json").get("max_seq_length") == 256),
     ("with windows of 30, 36", cut("words", 30) == 36),
     ("**Example 1**: the passage's N = 1204 word-like units, C = 200",

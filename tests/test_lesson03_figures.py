@@ -1,5 +1,6 @@
 """Every number lesson 3 states in prose is computed here with chunklib and found in the text."""
 
+import itertools
 import re
 
 import nbformat
@@ -266,6 +267,8 @@ def test_the_chapter_reference_states_chunklibs_figures():
          and range_bug[-2] == (750, 1000)),
         ("full chunks of size 1000 with overlap 200 store 1000 units each, not 1200; every one "
          "after the first brings 800 new", max(w.chunk_lengths(100_000, 1000, 200)) == 1000
+         and {e - s for s, e in w.window_spans(100_000, 1000, 200)[:-1]} == {1000}
+         and {b - a for a, b in itertools.pairwise(w.chunk_starts(100_000, 1000, 200))} == {800}
          and w.stride(1000, 200) == 800 and new_per_full_chunk() == [1000, 800]),
         ("20 % overlap on 1000-token chunks stores about 25 % more than the document",
          round(w.duplication_factor(100_000, 1000, 200), 2) == 1.25),

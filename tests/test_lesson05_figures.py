@@ -399,8 +399,9 @@ CLAIMS = [  # (text the lesson shows, is it true by chunklib)
     ("are counted from the start of that element (for a chunk merged from several elements, "
      "its\n   first element)", merged_chunks_count_from_their_first_element()),
     ("`index_revision` names the index's configuration: its own settings\n   and the embedding "
-     "model, a name that must change with anything that changes the vectors\n   (weights, "
-     "truncation, pooling). So a new model means a new `index_revision` (chunklib's is\n   "
+     "model's name, which must change with anything that changes the vectors\n   (weights, "
+     "truncation, pooling, normalization). So a new model means a new `index_revision` "
+     "(chunklib's is\n   "
      "`course-index-v1+sentence-transformers/all-MiniLM-L6-v2`, the settings' name and the "
      "model's full name,\n   and its index refuses vectors of any other model)",
      INDEX_REVISION == "course-index-v1+sentence-transformers/all-MiniLM-L6-v2"

@@ -86,7 +86,7 @@ def feedback(question: Question, choice: object) -> str:
     """
     letter = choice.strip().upper() if type(choice) is str else None  # the hidden test's rule
     if letter not in question.options:
-        return f"… Write one of {', '.join(question.options)} as a string, e.g. \"A\"."
+        return f"… Write one of {', '.join(question.options)} as a plain str, e.g. \"A\"."
     text, why = question.options[letter]
     if letter == question.answer:
         return f"✓ {letter} is right. {why}"

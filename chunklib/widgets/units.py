@@ -291,7 +291,7 @@ class UnitsExplorer(Explorer):
         drawn = "" if k <= MAX_ROWS else f" ({len(shown_rows(k, current, MAX_ROWS))} drawn)"
         return (f"{k} chunks{drawn} drawn as bars over {c.n} {unit}"
                 + (f"; chunk {current + 1} outlined" if k else "")
-                + f"; an × at each chunk end inside a sentence ({len(c.cut)})"
+                + f"; an × at each chunk end inside a sentence: {len(c.cut)} in all"
                 + (f"; a dotted grey tail on the {truncated} chunks that all-MiniLM-L6-v2 cuts "
                    "short." if truncated else "; all-MiniLM-L6-v2 reads every chunk whole."))
 
