@@ -16,7 +16,7 @@ embedding_model=...)``) gets a new ``index_revision``, so ``update`` plans every
 carries over from a base built under the old one as re-embed (the embedder runs only for texts
 with no vector of that model yet), and as re-index, same vectors, when only the index's own
 settings changed: no entry keeps its id. Anything that changes how vectors are made (weights,
-truncation, pooling) must change the model name, since vectors are stored by model name.
+truncation, pooling, normalization) must change the model name: vectors are stored by it.
 ``rename_heading``, ``insert_paragraph`` and ``set_section_acl`` make the edited revisions the
 lesson uses.
 

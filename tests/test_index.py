@@ -141,7 +141,6 @@ def test_a_new_model_or_new_settings_keep_no_entry(tmp_path):
     report = update(other, [set_section_acl(guide, matrix, ["employees", "sre"])], embedder)
     assert report.plan["reembed"] == sorted(ids) and report.embedded == embedder.calls == 59
     assert all(not report.plan[a] for a in ("keep", "reindex", "add", "tombstone"))
-    assert sum(map(len, report.plan.values())) == 59  # one action each
     assert "keep 0, reembed 59," in str(report)
     third = other.entries()
     assert all(third[c]["index_entry_id"] not in (ids[c], second[c]) for c in ids)

@@ -156,6 +156,7 @@ def test_the_explorer_takes_any_text():
     assert e.computed.char_windows == [(0, 4), (5, 14), (14, 20)]
     assert plain(e.text_view.value) == "One. Two three! Four"
     assert "1 of 3 sentences and headings (no chunk" in e.summary.value  # "Two three!" is cut
+    assert "an × at each chunk end inside a sentence: 1 in all" in e.summary.value
     assert e.text_view.value.count("✂") == 1 and e.text_view.value.count("¦") == 1
     assert plain(e.chunk_text.value) == "One. Two three! Four"
 
