@@ -107,6 +107,10 @@ def test_the_index_revision_ends_with_the_full_model_name():
                             ("m+course-index-v1", "m"), ("course-index-v1m", "m")):
         with pytest.raises(ValueError, match="must end with"):
             ChunkIndex(index_revision=revision, embedding_model=model)
+    for revision in ("+m", "m", "v2"):  # the settings come first, and are not empty
+        with pytest.raises(ValueError, match="index_revision"):
+            ChunkIndex(index_revision=revision, embedding_model="m")
+    assert ChunkIndex(index_revision="v2+m", embedding_model="m").index_revision == "v2+m"
 
 
 class OtherModel:
@@ -145,13 +149,6 @@ def test_a_new_model_or_new_settings_keep_no_entry(tmp_path):
     third = other.entries()
     assert all(third[c]["index_entry_id"] not in (ids[c], second[c]) for c in ids)
     assert {e["vector_key"][0] for e in third.values()} == {"other-model"}
-
-
-def test_an_index_revision_needs_settings_before_the_model():
-    for revision in ("+m", "m", "v2"):
-        with pytest.raises(ValueError, match="index_revision"):
-            ChunkIndex(index_revision=revision, embedding_model="m")
-    assert ChunkIndex(index_revision="v2+m", embedding_model="m").index_revision == "v2+m"
 
 
 def test_an_embedder_of_another_model_is_refused_before_the_build_begins():

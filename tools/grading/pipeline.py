@@ -412,29 +412,26 @@ def feedback(course: Course, lessons: list[str] | None = None) -> list[Path]:
     return sorted((course.root / "feedback").glob("*/*/*.html"))
 
 
-def scores(course: Course, lesson: str) -> dict[str, tuple[float, float, bool]]:
-    """student -> (score, max score, needs manual grading) from the gradebook; the score net of
-    nbgrader's late penalty, as ``nbgrader export`` gives it (the gradebook keeps the two apart)."""
-    out = {}
-    with course.gradebook() as gb:
-        try:
-            subs = gb.assignment_submissions(lesson)
-        except MissingEntry:
-            return out
-        for sub in subs:
-            score = max(0.0, float(sub.score) - float(sub.late_submission_penalty or 0.0))
-            out[sub.student_id] = (score, float(sub.max_score),
-                                   bool(sub.needs_manual_grade))
-    return out
-
-
-def lateness(course: Course, lesson: str) -> dict[str, tuple[float, float]]:
-    """student -> (seconds late, points taken off) from the gradebook: (0.0, 0.0) on time, and
-    for a submission with no timestamp (nbgrader counts it on time)."""
+def _per_student(course: Course, lesson: str, row) -> dict[str, tuple]:
+    """student -> ``row(submission)`` for every submission of ``lesson`` in the gradebook."""
     with course.gradebook() as gb:
         try:
             subs = gb.assignment_submissions(lesson)
         except MissingEntry:
             return {}
-        return {sub.student_id: (float(sub.total_seconds_late or 0.0),
-                                 float(sub.late_submission_penalty or 0.0)) for sub in subs}
+        return {sub.student_id: row(sub) for sub in subs}
+
+
+def scores(course: Course, lesson: str) -> dict[str, tuple[float, float, bool]]:
+    """student -> (score, max score, needs manual grading) from the gradebook; the score net of
+    nbgrader's late penalty, as ``nbgrader export`` gives it (the gradebook keeps the two apart)."""
+    return _per_student(course, lesson, lambda sub: (
+        max(0.0, float(sub.score) - float(sub.late_submission_penalty or 0.0)),
+        float(sub.max_score), bool(sub.needs_manual_grade)))
+
+
+def lateness(course: Course, lesson: str) -> dict[str, tuple[float, float]]:
+    """student -> (seconds late, points taken off) from the gradebook: (0.0, 0.0) on time, and
+    for a submission with no timestamp (nbgrader counts it on time)."""
+    return _per_student(course, lesson, lambda sub: (float(sub.total_seconds_late or 0.0),
+                                                     float(sub.late_submission_penalty or 0.0)))
